@@ -1,0 +1,298 @@
+"""One honest verdict per page, decided by rungs, cheapest first.
+
+1. presence — is anything drawn that could carry text? (`blank`, `absent`)
+2. static fonts — does each font that draws glyphs have a route to Unicode?
+   Weighted by the glyphs each font draws, so one broken heading font does
+   not condemn a page of good body text.
+3. reader signals — what PDFium actually emits: U+FFFD, raw control codes,
+   Private Use Area.
+4. language — does the text look like some language the model knows?
+5. shift — does it become language once every code moves by one offset?
+
+Each rung leaves its evidence in the page report, so a verdict can be
+argued with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputError, TextLayerError
+from .model import DocumentReport, FontReport, FontStatus, PageReport, Verdict
+from .readers import PdfiumPage, TextSignals, pdfium_page, pdfium_version, text_signals
+from .settings import CheckSettings
+from .source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
+
+if TYPE_CHECKING:
+    from .content import PageContent
+    from .langmodel import LetterPairModel
+
+#: Share of the page area raster images must cover before a page without text is `absent`.
+MIN_IMAGE_COVERAGE = 0.02
+#: Characters kept as a page's sample in the report.
+SAMPLE_LIMIT = 400
+#: Below this many non-space characters, reader signals are too few to judge a page.
+MIN_SIGNAL_CHARS = 4
+
+
+@dataclass(frozen=True)
+class _Decision:
+    verdict: Verdict
+    evidence: tuple[str, ...]
+    decided_by: str
+    score: float | None = None
+    offset: int | None = None
+    repaired_sample: str | None = None
+
+
+def classify(
+    pdf: PdfInput,
+    *,
+    settings: CheckSettings | None = None,
+    name: str | None = None,
+    password: str = "",
+) -> DocumentReport:
+    """Classify every page of one PDF.
+
+    A file that cannot be read gives a report with no pages and a one-line
+    `error`, so a caller checking many files carries on; call
+    :func:`classify_or_raise` to get the `InputError` instead.
+    """
+    try:
+        return classify_or_raise(pdf, settings=settings, name=name, password=password)
+    except InputError as exc:
+        return DocumentReport(path=exc.path, error=exc.problem)
+
+
+def classify_or_raise(
+    pdf: PdfInput,
+    *,
+    settings: CheckSettings | None = None,
+    name: str | None = None,
+    password: str = "",
+) -> DocumentReport:
+    settings = settings or CheckSettings()
+    source = read_source(pdf, name)
+    pages = tuple(iter_page_reports(source, settings, password=password))
+    return DocumentReport(path=source.name, pages=pages, readers=(pdfium_version(),))
+
+
+def iter_page_reports(
+    source: PdfSource, settings: CheckSettings, *, password: str = ""
+) -> Iterator[PageReport]:
+    """Page reports one at a time, so memory does not grow with the page count."""
+    from .content import scan_page
+
+    qpdf = open_pikepdf(source, password)
+    pdfium = open_pdfium(source, password or None)
+    model = _load_model(settings)
+    try:
+        count = len(qpdf.pages)
+        if settings.pages is not None:
+            beyond = sorted(p for p in settings.pages if p > count)
+            if beyond:
+                raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
+        cache: dict[Any, Any] = {}
+        for index in range(count):
+            number = index + 1
+            if settings.pages is not None and number not in settings.pages:
+                continue
+            try:
+                content = scan_page(qpdf, index, cache)
+                text = pdfium_page(pdfium, index)
+            except TextLayerError:
+                raise
+            except Exception as exc:  # a malformed page must not hide the others
+                raise InputError(source.name, f"page {number} cannot be read: {exc}") from None
+            yield classify_page(number, content, text, settings, model, pdfium)
+    finally:
+        pdfium.close()
+        qpdf.close()
+
+
+def classify_page(
+    number: int,
+    content: PageContent,
+    text: PdfiumPage,
+    settings: CheckSettings,
+    model: LetterPairModel | None,
+    pdfium: Any = None,
+) -> PageReport:
+    """Run the rungs on one page's facts and build its report."""
+    fonts = tuple(_font_reports(content))
+    signals = text_signals(text.text)
+    decision = (
+        _presence(content, text)
+        or _static(content, fonts, settings, text, pdfium, number)
+        or _reader_signals(signals, settings)
+        or _language(text.text, content, settings, model)
+    )
+    evidence = decision.evidence
+    if decision.verdict is Verdict.READABLE and content.bad_glyphs:
+        evidence = (*_bad_font_lines(fonts), *evidence)
+    return PageReport(
+        number=number,
+        verdict=decision.verdict,
+        ok=settings.is_ok(decision.verdict),
+        evidence=evidence,
+        glyphs=content.glyphs,
+        unmapped_glyphs=content.bad_glyphs,
+        fonts=fonts,
+        sample=text.text.strip()[:SAMPLE_LIMIT],
+        score=decision.score,
+        offset=decision.offset,
+        repaired_sample=decision.repaired_sample,
+        decided_by=decision.decided_by,
+    )
+
+
+def _font_reports(content: PageContent) -> Iterator[FontReport]:
+    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
+        info = use.font
+        yield FontReport(
+            name=info.name,
+            subtype=info.subtype,
+            encoding=info.encoding,
+            route=info.route,
+            status=FontStatus(info.status),
+            glyphs=use.glyphs,
+            unmapped=use.bad_glyphs,
+            problem=info.problem if use.bad_glyphs or info.status is not FontStatus.USABLE else None,
+        )
+
+
+# Rung 1 -------------------------------------------------------------------
+
+
+def _presence(content: PageContent, text: PdfiumPage) -> _Decision | None:
+    if content.glyphs > 0 or text.text.strip():
+        return None
+    if content.image_coverage >= MIN_IMAGE_COVERAGE:
+        share = f"{content.image_coverage:.0%}"
+        return _Decision(
+            Verdict.ABSENT,
+            (f"no text is drawn; raster images cover {share} of the page: a scan or a "
+             "picture of text, only OCR can read it",),
+            "presence",
+        )
+    what = "no text and no raster image of meaningful size"
+    if content.images:
+        what += f" ({content.images} small image(s) only)"
+    return _Decision(Verdict.BLANK, (what,), "presence")
+
+
+# Rung 2 -------------------------------------------------------------------
+
+
+def _static(
+    content: PageContent,
+    fonts: tuple[FontReport, ...],
+    settings: CheckSettings,
+    text: PdfiumPage,
+    pdfium: Any,
+    number: int,
+) -> _Decision | None:
+    if not content.glyphs or not content.bad_glyphs:
+        return None
+    share = content.bad_glyphs / content.glyphs
+    bad = [f for f in fonts if f.unmapped]
+    evidence = _bad_font_lines(fonts)
+    summary = (
+        f"{content.bad_glyphs} of {content.glyphs} glyphs drawn ({share:.0%}) have no usable "
+        f"route to Unicode"
+    )
+    if share <= settings.max_bad_glyphs:
+        # Below the threshold the page stands; its font reports still name the bad font.
+        return None
+    wrong = sum(f.unmapped for f in bad if f.status is FontStatus.WRONG)
+    verdict = Verdict.GARBLED if wrong * 2 > content.bad_glyphs else Verdict.UNDECODABLE
+    decided = _Decision(verdict, (*evidence, summary), "fonts")
+    if verdict is Verdict.UNDECODABLE:
+        decided = _with_offset_hint(decided, text.text)
+    return decided
+
+
+def _with_offset_hint(decision: _Decision, text: str) -> _Decision:
+    """Glyph ids that happen to form a constant offset stay undecodable, but say so."""
+    from .textrepair import find_shift
+
+    shift = find_shift(text)
+    if shift is None:
+        return decision
+    hint = f"the codes read as text shifted by {shift.describe()}: {shift.text[:60]!r}"
+    return _Decision(
+        decision.verdict, (*decision.evidence, hint), decision.decided_by,
+        offset=shift.offset, repaired_sample=shift.text[:SAMPLE_LIMIT],
+    )
+
+
+def _bad_font_lines(fonts: tuple[FontReport, ...]) -> list[str]:
+    return [f"{f.describe()}; {f.unmapped} of {f.glyphs} glyphs unmapped" for f in fonts
+            if f.unmapped]
+
+
+# Rung 3 -------------------------------------------------------------------
+
+
+def _reader_signals(signals: TextSignals, settings: CheckSettings) -> _Decision | None:
+    if signals.chars < MIN_SIGNAL_CHARS:
+        return None
+    limit = settings.max_bad_glyphs
+    if signals.share(signals.unmapped) > limit:
+        return _Decision(
+            Verdict.UNDECODABLE,
+            (f"readers emit {signals.unmapped} of {signals.chars} characters as unmapped codes "
+             f"({signals.replacement} U+FFFD/FFFF, {signals.controls} control characters)",),
+            "readers",
+        )
+    if signals.share(signals.pua) > limit:
+        return _Decision(
+            Verdict.GARBLED,
+            (f"{signals.pua} of {signals.chars} characters extracted are in the Private Use Area",),
+            "readers",
+        )
+    return None
+
+
+# Rungs 4 and 5 --------------------------------------------------------------
+
+
+def _language(
+    text: str, content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> _Decision:
+    from .langmodel import judge
+    from .textrepair import find_shift
+
+    readable = _Decision(Verdict.READABLE, ("every glyph drawn has a usable route to Unicode",),
+                         "fonts")
+    if content.glyphs < settings.min_glyphs:
+        return readable
+    verdict = judge(text, model=model, lang=settings.lang)
+    if verdict.passes is None or verdict.passes:
+        detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
+        evidence = readable.evidence + ((detail,) if detail else ())
+        return _Decision(Verdict.READABLE, evidence, "language", score=verdict.score)
+    shift = find_shift(text, model)
+    if shift is not None:
+        return _Decision(
+            Verdict.SHIFTED,
+            (f"the text reads as language once shifted by {shift.describe()}",
+             f"repaired sample: {shift.text[:60]!r}"),
+            "shift", score=verdict.score, offset=shift.offset,
+            repaired_sample=shift.text[:SAMPLE_LIMIT],
+        )
+    return _Decision(
+        Verdict.GARBLED,
+        (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
+        "language", score=verdict.score,
+    )
+
+
+def _load_model(settings: CheckSettings) -> LetterPairModel | None:
+    if settings.model is None:
+        return None
+    from .langmodel import LetterPairModel
+
+    return LetterPairModel.load(settings.model)

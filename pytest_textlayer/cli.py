@@ -1,0 +1,357 @@
+"""The `textlayer` command: a thin front over the library.
+
+Exit statuses are part of the interface (:class:`errors.ExitCode`): 0 every
+page OK, 1 some page not OK, 2 usage or unreadable input, 3 OCR needed but
+Tesseract or a language pack missing. With `--json`, stdout carries nothing
+but JSON; progress goes to stderr, and only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import ExitCode, TextLayerError, UsageError
+from .model import DocumentReport, Verdict, summarise
+from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_pages
+
+PROG = "textlayer"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with our usage status (2) and a one-line message."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Know whether a PDF's text layer can be read, and repair it when it cannot.",
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_check(sub)
+    _add_repair(sub)
+    _add_generate(sub)
+    _add_fit(sub)
+    _add_demo(sub)
+    return parser
+
+
+def _add_check_settings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow", action="append", default=[], metavar="VERDICT",
+                   help="also accept pages with this verdict (repeatable)")
+    p.add_argument("--lang", metavar="CODE", help="expected language (ISO 639-1, e.g. fr)")
+    p.add_argument("--model", type=Path, metavar="FILE",
+                   help="letter-pair model written by 'textlayer fit'")
+    p.add_argument("--pages", metavar="RANGES", help="check only these pages, e.g. 1-3,7")
+    p.add_argument("--max-bad-glyphs", type=float, default=DEFAULT_MAX_BAD_GLYPHS,
+                   metavar="SHARE",
+                   help="share of a page's glyphs that may be bad before the page fails "
+                        f"(default {DEFAULT_MAX_BAD_GLYPHS}; 0 fails on a single bad glyph)")
+    p.add_argument("--password", default="", help="password of encrypted PDFs")
+
+
+def _add_check(sub: Any) -> None:
+    p = sub.add_parser("check", help="classify every page of PDFs (files or directories)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or directories of *.pdf")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="check N files in parallel (default 1)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show every page, not only bad ones")
+    _add_check_settings(p)
+
+
+def _add_repair(sub: Any) -> None:
+    p = sub.add_parser("repair", help="write a copy whose text layer reads right")
+    p.add_argument("input", metavar="IN.pdf")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument("--ocr", choices=("auto", "never", "force"), default="auto",
+                   help="OCR pages that cannot be repaired otherwise (default auto)")
+    p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
+    p.add_argument("--json", action="store_true", help="print the repair report as JSON")
+
+
+def _add_generate(sub: Any) -> None:
+    p = sub.add_parser("generate", help="write a fixture PDF with a known defect and its truth")
+    p.add_argument("family", nargs="?", metavar="FAMILY", help="defect family (see --list)")
+    p.add_argument("-o", "--output", metavar="OUT.pdf", help="where to write the PDF")
+    p.add_argument("--text", help="text the page shows")
+    p.add_argument("--font", metavar="FILE.ttf", help="TrueType font to use")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="family option, e.g. order=first-use or offset=3 (repeatable)")
+    p.add_argument("--corpus", metavar="DIR", help="write every family in several languages")
+    p.add_argument("--list", action="store_true", help="list the families")
+
+
+def _add_fit(sub: Any) -> None:
+    p = sub.add_parser("fit", help="fit a letter-pair model on trusted PDFs")
+    p.add_argument("pdfs", nargs="+", metavar="PDF")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL.json")
+    p.add_argument("--margin", type=float, default=0.5, help="threshold margin in nats")
+
+
+def _add_demo(sub: Any) -> None:
+    p = sub.add_parser("demo", help="build the fixture corpus, show what readers extract, check it")
+    p.add_argument("-o", "--output", default="demo-out", metavar="DIR")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return int(ExitCode.USAGE)
+        handler: Callable[[argparse.Namespace], int] = _HANDLERS[args.command]
+        return handler(args)
+    except TextLayerError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+# check ---------------------------------------------------------------------
+
+
+def settings_from_args(args: argparse.Namespace) -> CheckSettings:
+    try:
+        settings = CheckSettings(
+            max_bad_glyphs=args.max_bad_glyphs,
+            lang=args.lang,
+            model=args.model,
+            pages=parse_pages(args.pages),
+        )
+        return settings.allowing(Verdict.parse(v) for v in args.allow)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def find_pdfs(paths: Sequence[str]) -> list[str]:
+    """Files as given; directories searched (recursively, sorted) for *.pdf."""
+    found: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(str(p) for p in sorted(path.rglob("*"))
+                         if p.suffix.lower() == ".pdf" and p.is_file())
+        else:
+            found.append(raw)
+    return found
+
+
+def _check_one(job: tuple[str, CheckSettings, str]) -> DocumentReport:
+    from .classify import classify
+
+    path, settings, password = job
+    return classify(path, settings=settings, password=password)
+
+
+def check_many(
+    paths: Sequence[str], settings: CheckSettings, *, jobs: int = 1, password: str = "",
+    progress: TextIO | None = None,
+) -> Iterator[DocumentReport]:
+    """Reports in the order of `paths`, checked `jobs` at a time."""
+    work = [(p, settings, password) for p in paths]
+    bar = _Progress(len(work), progress)
+    if jobs <= 1 or len(work) <= 1:
+        for job in work:
+            report = _check_one(job)
+            bar.step(report.path)
+            yield report
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for report in pool.map(_check_one, work, chunksize=1):
+                bar.step(report.path)
+                yield report
+    bar.done()
+
+
+class _Progress:
+    """A one-line progress counter on a terminal's stderr, silent otherwise."""
+
+    def __init__(self, total: int, stream: TextIO | None) -> None:
+        self.total = total
+        self.count = 0
+        self.stream = stream if stream is not None and stream.isatty() and total > 1 else None
+
+    def step(self, name: str) -> None:
+        self.count += 1
+        if self.stream:
+            tail = name[-50:]
+            self.stream.write(f"\r\x1b[K[{self.count}/{self.total}] {tail}")
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.stream:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def run_check(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    paths = find_pdfs(args.paths)
+    if not paths:
+        raise UsageError(f"no PDF found in {' '.join(args.paths)}")
+    reports = []
+    for report in check_many(paths, settings, jobs=args.jobs, password=args.password,
+                             progress=sys.stderr):
+        reports.append(report)
+        if not args.json:
+            _print_report(report, verbose=args.verbose)
+    if args.json:
+        json.dump({"documents": [r.to_dict() for r in reports]}, sys.stdout, ensure_ascii=False,
+                  indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(_summary_line(reports))
+    return int(exit_status(reports))
+
+
+def exit_status(reports: Sequence[DocumentReport]) -> ExitCode:
+    if any(r.error is not None for r in reports):
+        return ExitCode.USAGE
+    if any(not r.ok for r in reports):
+        return ExitCode.BAD_PAGES
+    return ExitCode.OK
+
+
+def _print_report(report: DocumentReport, *, verbose: bool) -> None:
+    stream = sys.stdout
+    if report.error is not None:
+        print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
+        return
+    for line in report.render_lines(verbose=verbose):
+        print(line, file=stream)
+
+
+def _summary_line(reports: Sequence[DocumentReport]) -> str:
+    s = summarise(reports)
+    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["verdicts"].items()))
+    line = f"{s['documents']} document(s), {s['pages']} page(s)"
+    if verdicts:
+        line += f": {verdicts}"
+    if s["errors"]:
+        line += f"; {s['errors']} could not be read"
+    return line
+
+
+# repair --------------------------------------------------------------------
+
+
+def run_repair(args: argparse.Namespace) -> int:
+    from .repair import repair
+
+    report = repair(args.input, args.output, ocr=args.ocr, lang=args.lang)
+    if args.json:
+        json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        for line in report.render_lines():
+            print(line)
+    return int(ExitCode.OK if report.ok else ExitCode.BAD_PAGES)
+
+
+# generate ------------------------------------------------------------------
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option takes KEY=VALUE, not {pair!r}")
+        options[key.strip().replace("-", "_")] = _coerce(value.strip())
+    return options
+
+
+def _coerce(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    if "," in value:
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return value
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from . import generators
+
+    if args.list:
+        for name, description in generators.describe_families().items():
+            print(f"{name:22} {description}")
+        return int(ExitCode.OK)
+    if args.corpus:
+        if args.family or args.output:
+            raise UsageError("--corpus writes every family; give no FAMILY or -o with it")
+        truth = generators.write_corpus(Path(args.corpus))
+        print(f"wrote the fixture corpus to {args.corpus} (truth: {truth})")
+        return int(ExitCode.OK)
+    if not args.family or not args.output:
+        raise UsageError("give a FAMILY and -o OUT.pdf, or --corpus DIR (see --list)")
+    options = _parse_options(args.option)
+    fixture = generators.generate(args.family, args.text, font=args.font, **options)
+    written = fixture.write(Path(args.output))
+    print(f"wrote {written} ({args.family}) and {Path(written).with_suffix('.json')}")
+    return int(ExitCode.OK)
+
+
+# fit -----------------------------------------------------------------------
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    from .classify import classify_or_raise
+    from .langmodel import fit
+
+    texts = []
+    for path in find_pdfs(args.pdfs):
+        report = classify_or_raise(path)
+        texts.extend(p.sample for p in report.pages if p.verdict is Verdict.READABLE)
+    try:
+        model = fit(texts, margin=args.margin)
+    except ValueError as exc:
+        raise UsageError(f"cannot fit a model: {exc}") from None
+    model.save(Path(args.output))
+    print(f"wrote {args.output}: {len(texts)} readable page(s), threshold {model.threshold:.3f}")
+    return int(ExitCode.OK)
+
+
+# demo ----------------------------------------------------------------------
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo as demo
+
+    return demo(Path(args.output), out=sys.stdout)
+
+
+_HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": run_check,
+    "repair": run_repair,
+    "generate": run_generate,
+    "fit": run_fit,
+    "demo": run_demo,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+__all__ = ["build_parser", "check_many", "exit_status", "find_pdfs", "main"]

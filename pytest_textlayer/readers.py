@@ -1,0 +1,148 @@
+"""What real readers extract, and the signals they give about it.
+
+PDFium (through pypdfium2) is the reader the classifier runs on every page:
+it is fast, and it is the one reader that tells its caller, per character,
+when a glyph had no Unicode mapping. Poppler and pypdf are run by tests and
+by the fixture truth, through the helpers here, so that "what a standard
+reader extracts" always means the same thing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import MissingDependency
+
+#: Characters readers emit when they know they failed to map a glyph.
+REPLACEMENT_CHARS = frozenset("\ufffd\uffff\ufffe")
+#: Control characters that ordinary text carries (the rest betray raw codes).
+ORDINARY_CONTROLS = frozenset("\t\n\r\f\v")
+
+
+@dataclass(frozen=True)
+class TextSignals:
+    """Counts over one page's extracted text that betray an unmapped or mis-mapped layer."""
+
+    chars: int  # non-whitespace characters
+    replacement: int  # U+FFFD, U+FFFF, U+FFFE
+    controls: int  # C0/C1 controls other than tab and line ends
+    pua: int  # Private Use Area
+    cid_escapes: int  # pdfminer's "(cid:N)"
+
+    @property
+    def unmapped(self) -> int:
+        """Characters that stand for a glyph the reader could not map."""
+        return self.replacement + self.controls + self.cid_escapes
+
+    def share(self, count: int) -> float:
+        return count / self.chars if self.chars else 0.0
+
+
+def text_signals(text: str) -> TextSignals:
+    """Count the telltale characters of a page's extracted text."""
+    chars = replacement = controls = pua = 0
+    for ch in text:
+        if ch.isspace() and ch not in "\x1c\x1d\x1e\x1f\x85":
+            continue
+        chars += 1
+        if ch in REPLACEMENT_CHARS:
+            replacement += 1
+            continue
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            if ch not in ORDINARY_CONTROLS:
+                controls += 1
+        elif 0xE000 <= code <= 0xF8FF or code >= 0xF0000:
+            pua += 1
+    cid_escapes = text.count("(cid:")
+    return TextSignals(chars, replacement, controls, pua, cid_escapes)
+
+
+def pdfium_version() -> str:
+    import pypdfium2 as pdfium
+
+    return f"PDFium {pdfium.version.PDFIUM_INFO} (pypdfium2 {pdfium.version.PYPDFIUM_INFO})"
+
+
+@dataclass(frozen=True)
+class PdfiumPage:
+    """PDFium's view of one page: its text and how many characters it could not map."""
+
+    text: str
+    chars: int
+    map_errors: int | None  # None when not counted
+
+
+def pdfium_page(doc: Any, index: int, *, count_map_errors: bool = False) -> PdfiumPage:
+    """Extract one page's text with PDFium; optionally count per-character map errors.
+
+    Counting map errors costs one call per character, so the classifier asks
+    for it only on pages whose fonts are already under suspicion.
+    """
+    import pypdfium2.raw as raw
+
+    page = doc[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            count = textpage.count_chars()
+            text = textpage.get_text_range() if count else ""
+            errors: int | None = None
+            if count_map_errors and count:
+                has_error = raw.FPDFText_HasUnicodeMapError
+                handle = textpage.raw
+                errors = sum(1 for i in range(count) if has_error(handle, i) == 1)
+            return PdfiumPage(text=_clean_pdfium(text), chars=count, map_errors=errors)
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _clean_pdfium(text: str) -> str:
+    # PDFium joins lines with CRLF and marks generated hyphens with U+0002.
+    return text.replace("\r\n", "\n").replace("\x02", "")
+
+
+def poppler_text(path: str, *, page: int | None = None) -> str:
+    """`pdftotext -enc UTF-8` (poppler): the reader most pipelines use."""
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        raise MissingDependency("pdftotext (poppler)", "apt-get install poppler-utils")
+    args = [exe, "-enc", "UTF-8", "-q"]
+    if page is not None:
+        args += ["-f", str(page), "-l", str(page)]
+    done = subprocess.run([*args, path, "-"], capture_output=True, check=False, timeout=120)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def pypdf_text(data: bytes) -> list[str]:
+    """pypdf's extraction, one string per page."""
+    import io
+
+    try:
+        import pypdf
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise MissingDependency("pypdf", "pip install pypdf") from None
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return [page.extract_text() or "" for page in reader.pages]
+
+
+def visible_letters(text: str) -> int:
+    """Letters (any script) in a text: what a language judgement can stand on."""
+    return sum(1 for ch in text if unicodedata.category(ch).startswith("L"))
+
+
+def pdfium_text_of(data: bytes) -> list[str]:
+    """PDFium's extraction of every page, for tests and the demo."""
+    from .source import PdfSource, open_pdfium
+
+    doc = open_pdfium(PdfSource("<bytes>", data))
+    try:
+        return [pdfium_page(doc, i).text for i in range(len(doc))]
+    finally:
+        doc.close()
