@@ -1,0 +1,43 @@
+"""The core never imports pytest: an installed plugin loads in every pytest run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CORE_MODULES = [
+    "pytest_textlayer",
+    "pytest_textlayer.model",
+    "pytest_textlayer.settings",
+    "pytest_textlayer.classify",
+    "pytest_textlayer.cli",
+    "pytest_textlayer.assertion",
+    "pytest_textlayer.generators",
+    "pytest_textlayer.langmodel",
+    "pytest_textlayer.textrepair",
+    "pytest_textlayer.repair",
+]
+
+
+def test_core_imports_no_pytest() -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for name in {CORE_MODULES!r}:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m == 'pytest' or m.startswith('_pytest'))\n"
+        "assert not bad, bad\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_package_import_is_cheap() -> None:
+    """Importing the package loads none of the heavy PDF libraries."""
+    code = (
+        "import sys, pytest_textlayer\n"
+        "heavy = {'pikepdf', 'pypdfium2', 'fontTools', 'reportlab', 'ocrmypdf', 'pypdf'}\n"
+        "loaded = sorted(heavy & set(sys.modules))\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
