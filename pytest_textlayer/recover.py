@@ -1,0 +1,562 @@
+"""Find what a broken font's codes mean, from the best source that works.
+
+Sources, tried in this order because each is less certain than the one before:
+
+a. the embedded program's own tables — a Unicode ``cmap`` subtable inverted
+   (through CIDToGIDMap for composite fonts), ``post`` glyph names, CFF
+   charset names — read through the Adobe Glyph List (``program``);
+b. an order hypothesis — a constant offset, or the Macintosh standard glyph
+   order — accepted only when the document's text under it passes the
+   letter-pair model (``order``);
+c. the glyphs themselves, recognised by Tesseract on a PDFium render and
+   voted across every occurrence (``glyphs``, in :mod:`.glyphocr`).
+
+Every source returns a :class:`Recovery`: the ``{code: text}`` map it could
+vouch for and how much of the drawn text that covers. Codes a source cannot
+vouch for stay unmapped, never guessed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Glyph drawn but not worth a ToUnicode entry: control characters and noncharacters.
+_BAD_TEXT = {"\x00", "\ufeff", "\ufffe", "\uffff", "\ufffd"}
+#: Offsets tried by the order source. −29/−31/−32/+3 are the ones met in the wild
+#: (taxonomy.md); the window around them is tried too and the model decides.
+OFFSET_WINDOW = range(-96, 97)
+#: A hypothesis must cover this share of the font's drawn glyphs to be considered.
+MIN_ORDER_COVERAGE = 0.9
+#: Fewest letters of text a model verdict is taken on.
+MIN_VERIFY_LETTERS = 12
+
+
+def is_pua(ch: str) -> bool:
+    cp = ord(ch)
+    return 0xE000 <= cp <= 0xF8FF or 0xF0000 <= cp <= 0x10FFFF
+
+
+def usable_text(text: str | None) -> bool:
+    """Text a ToUnicode may carry: not empty, no control characters, no PUA, no U+FFFD."""
+    if not text:
+        return False
+    for ch in text:
+        if ch in _BAD_TEXT or is_pua(ch) or (ord(ch) < 0x20 and ch not in "\t") or 0x7F <= ord(ch) < 0xA0:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- fonts in use
+
+
+@dataclass
+class FontUsage:
+    """One font object of the document and every code it draws, in drawing order."""
+
+    key: tuple[int, int]
+    font: Any
+    name: str
+    subtype: str
+    width: int
+    #: page index -> runs of codes, one run per text-showing operator, in content order.
+    pages: dict[int, list[list[int]]] = field(default_factory=dict)
+
+    def codes(self) -> Counter[int]:
+        counts: Counter[int] = Counter()
+        for runs in self.pages.values():
+            for run in runs:
+                counts.update(run)
+        return counts
+
+    @property
+    def glyphs(self) -> int:
+        return sum(len(run) for runs in self.pages.values() for run in runs)
+
+    def text(self, mapping: Mapping[int, str], *, missing: str = "") -> str:
+        """The font's drawn text under ``mapping``, one line per run."""
+        return "\n".join(
+            "".join(mapping.get(c, missing) for c in run)
+            for _, runs in sorted(self.pages.items())
+            for run in runs
+        )
+
+
+def font_key(font: Any) -> tuple[int, int]:
+    """Identity of a font dictionary: its object number, or the Python id for a direct one."""
+    objgen = tuple(font.objgen)
+    return (objgen[0], objgen[1]) if objgen != (0, 0) else (-id(font), 0)
+
+
+def font_name(font: Any) -> str:
+    base = font.get("/BaseFont")
+    return str(base)[1:] if base is not None else "(unnamed)"
+
+
+def _width(font: Any) -> int | None:
+    """Bytes per code, or None for composite fonts whose CMap this module does not read."""
+    import pikepdf
+
+    if font.get("/Subtype") != pikepdf.Name.Type0:
+        return 1
+    enc = font.get("/Encoding")
+    if isinstance(enc, pikepdf.Name) and str(enc) in ("/Identity-H", "/Identity-V"):
+        return 2
+    return None
+
+
+def _split(data: bytes, width: int) -> list[int]:
+    if width == 1:
+        return list(data)
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data) - 1, 2)]
+
+
+def _shown_strings(operands: list[Any], op: str) -> Iterator[bytes]:
+    import pikepdf
+
+    if op in ("Tj", "'"):
+        yield bytes(operands[0])
+    elif op == '"':
+        yield bytes(operands[2])
+    elif op == "TJ":
+        for item in operands[0]:
+            if isinstance(item, pikepdf.String):
+                yield bytes(item)
+
+
+def _walk(
+    pdf: Any,
+    stream: Any,
+    resources: Any,
+    page_index: int,
+    usages: dict[tuple[int, int], FontUsage],
+    depth: int = 0,
+) -> None:
+    """Record codes drawn in ``stream`` (page or Form XObject), following nested forms."""
+    import pikepdf
+
+    if depth > 12:
+        return
+    try:
+        instructions = pikepdf.parse_content_stream(stream)
+    except pikepdf.PdfError:
+        return
+    fonts = resources.get("/Font", {}) if resources is not None else {}
+    xobjects = resources.get("/XObject", {}) if resources is not None else {}
+    current: FontUsage | None = None
+    stack: list[FontUsage | None] = []
+    for instr in instructions:
+        if isinstance(instr, pikepdf.ContentStreamInlineImage):
+            continue
+        op = str(instr.operator)
+        operands = list(instr.operands)
+        if op == "q":
+            stack.append(current)
+        elif op == "Q":
+            current = stack.pop() if stack else current
+        elif op == "Tf" and operands:
+            font = fonts.get(str(operands[0])) if hasattr(fonts, "get") else None
+            current = None
+            if isinstance(font, pikepdf.Dictionary):
+                width = _width(font)
+                if width is not None:
+                    key = font_key(font)
+                    current = usages.get(key)
+                    if current is None:
+                        subtype = str(font.get("/Subtype", "/?"))[1:]
+                        current = FontUsage(key, font, font_name(font), subtype, width)
+                        usages[key] = current
+        elif op in ("Tj", "TJ", "'", '"') and current is not None:
+            run: list[int] = []
+            for data in _shown_strings(operands, op):
+                run.extend(_split(data, current.width))
+            if run:
+                current.pages.setdefault(page_index, []).append(run)
+        elif op == "Do" and operands and hasattr(xobjects, "get"):
+            xobj = xobjects.get(str(operands[0]))
+            if isinstance(xobj, pikepdf.Stream) and xobj.get("/Subtype") == pikepdf.Name.Form:
+                _walk(pdf, xobj, xobj.get("/Resources", resources), page_index, usages, depth + 1)
+
+
+def collect_fonts(pdf: Any, pages: Iterable[int] | None = None) -> dict[tuple[int, int], FontUsage]:
+    """Every font drawing text on the given pages (0-based; all by default), with its codes."""
+    usages: dict[tuple[int, int], FontUsage] = {}
+    indices = range(len(pdf.pages)) if pages is None else pages
+    for index in indices:
+        page = pdf.pages[index]
+        _walk(pdf, page.obj, page.obj.get("/Resources"), index, usages)
+    return usages
+
+
+# --------------------------------------------------------------------------- recoveries
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """A map for one font and where it came from."""
+
+    mapping: dict[int, str]
+    #: cmap | post | charset | offset | mac-standard | ocr-glyphs
+    source: str
+    #: Glyphs drawn with the font that the map gives text for.
+    covered: int
+    glyphs: int
+    detail: str = ""
+
+    @property
+    def coverage(self) -> float:
+        return self.covered / self.glyphs if self.glyphs else 0.0
+
+
+def coverage(usage: FontUsage, mapping: Mapping[int, str]) -> int:
+    return sum(n for code, n in usage.codes().items() if code in mapping)
+
+
+def _descendant(font: Any) -> Any:
+    desc = font.get("/DescendantFonts")
+    if desc is None or len(desc) == 0:
+        return None
+    return desc[0]
+
+
+def _descriptor(font: Any) -> Any:
+    import pikepdf
+
+    target = _descendant(font) if font.get("/Subtype") == pikepdf.Name.Type0 else font
+    return None if target is None else target.get("/FontDescriptor")
+
+
+def _load_truetype(data: bytes) -> Any:
+    from fontTools.ttLib import TTFont
+
+    return TTFont(io.BytesIO(data), lazy=None, fontNumber=0, recalcBBoxes=False)
+
+
+def _unicode_by_glyph(tt: Any) -> dict[str, str]:
+    """Glyph name -> best character of the font's Unicode cmap subtables (no PUA)."""
+    out: dict[str, str] = {}
+    if "cmap" not in tt:
+        return out
+    for table in tt["cmap"].tables:
+        if not table.isUnicode():
+            continue
+        for cp, name in table.cmap.items():
+            ch = chr(cp)
+            if not usable_text(ch):
+                continue
+            old = out.get(name)
+            # Prefer the lowest code point: U+0020 over U+00A0 for the one space glyph.
+            if old is None or cp < ord(old):
+                out[name] = ch
+    return out
+
+
+def _agl(name: str) -> str:
+    from fontTools.agl import toUnicode
+
+    if not name or name.startswith(".") or name in ("notdef",):
+        return ""
+    try:
+        text = str(toUnicode(name))
+    except Exception:  # noqa: BLE001 - a malformed name resolves to nothing
+        return ""
+    return text if usable_text(text) else ""
+
+
+def _post_names_are_real(tt: Any) -> bool:
+    """A post table of format 2 (or 1) carries names; format 3 names are made up by fontTools."""
+    post = tt.get("post") if hasattr(tt, "get") else None
+    return post is not None and float(post.formatType) in (1.0, 2.0, 2.5)
+
+
+def _name_text(name: str, by_glyph: Mapping[str, str], post_ok: bool) -> tuple[str, str]:
+    """Text of one glyph name and the table that gave it ('' when none)."""
+    if name in by_glyph:
+        return by_glyph[name], "cmap"
+    if post_ok:
+        text = _agl(name)
+        if text:
+            return text, "post"
+    return "", ""
+
+
+def _cid_to_gid(cidfont: Any) -> Any:
+    """A function CID -> GID from /CIDToGIDMap (Identity when absent or a name)."""
+    import pikepdf
+
+    mapping = cidfont.get("/CIDToGIDMap")
+    if isinstance(mapping, pikepdf.Stream):
+        data = mapping.read_bytes()
+
+        def lookup(cid: int) -> int | None:
+            i = 2 * cid
+            return int.from_bytes(data[i : i + 2], "big") if i + 2 <= len(data) else None
+
+        return lookup
+    return lambda cid: cid
+
+
+def _best_source(tally: Counter[str], default: str) -> str:
+    return tally.most_common(1)[0][0] if tally else default
+
+
+def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Recovery | None:
+    tt = _load_truetype(data)
+    order = tt.getGlyphOrder()
+    by_glyph = _unicode_by_glyph(tt)
+    post_ok = _post_names_are_real(tt)
+    if not by_glyph and not post_ok:
+        return None
+    to_gid = _cid_to_gid(cidfont)
+    mapping: dict[int, str] = {}
+    tally: Counter[str] = Counter()
+    for code in usage.codes():
+        gid = to_gid(code)
+        if gid is None or not 0 < gid < len(order):
+            continue
+        text, how = _name_text(order[gid], by_glyph, post_ok)
+        if text:
+            mapping[code] = text
+            tally[how] += 1
+    if not mapping:
+        return None
+    return Recovery(mapping, _best_source(tally, "cmap"), coverage(usage, mapping), usage.glyphs,
+                    "embedded TrueType " + " and ".join(sorted(tally)))
+
+
+def _cff(data: bytes, subtype: str) -> Any:
+    """The CFF font set of a FontFile3 (bare CFF) or an OpenType-wrapped one."""
+    if subtype == "/OpenType":
+        tt = _load_truetype(data)
+        return tt["CFF "].cff if "CFF " in tt else None
+    from fontTools.cffLib import CFFFontSet
+
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    return cff
+
+
+def _from_cff_composite(usage: FontUsage, cidfont: Any, data: bytes, subtype: str) -> Recovery | None:
+    cff = _cff(data, subtype)
+    if cff is None:
+        return None
+    top = cff[cff.fontNames[0]]
+    if hasattr(top, "ROS"):
+        return None  # CID-keyed: the charset names are CIDs, nothing more
+    charset = list(top.charset)
+    to_gid = _cid_to_gid(cidfont)
+    mapping: dict[int, str] = {}
+    for code in usage.codes():
+        gid = to_gid(code)
+        if gid is not None and 0 < gid < len(charset):
+            text = _agl(charset[gid])
+            if text:
+                mapping[code] = text
+    if not mapping:
+        return None
+    return Recovery(mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset")
+
+
+def _differences(font: Any) -> dict[int, str]:
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    out: dict[int, str] = {}
+    if isinstance(enc, pikepdf.Dictionary):
+        code = 0
+        for item in enc.get("/Differences", []):
+            if isinstance(item, pikepdf.Name):
+                out[code] = str(item)[1:]
+                code += 1
+            else:
+                code = int(item)
+    return out
+
+
+def _simple_truetype_glyph(tt: Any, code: int, diffs: Mapping[int, str]) -> str | None:
+    """Glyph name for ``code`` of a simple TrueType font, the way viewers look it up."""
+    order = tt.getGlyphOrder()
+    name = diffs.get(code)
+    if name and name in tt.getReverseGlyphMap():
+        return name
+    if "cmap" in tt:
+        for pid, eid, probe in ((3, 0, 0xF000 + code), (3, 0, code), (1, 0, code)):
+            table = tt["cmap"].getcmap(pid, eid)
+            if table is not None and probe in table.cmap:
+                return str(table.cmap[probe])
+    # A subset written with codes = glyph ids (some Word exports): no table says so, so no guess.
+    del order
+    return None
+
+
+def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
+    desc = font.get("/FontDescriptor")
+    if desc is None:
+        return None
+    diffs = _differences(font)
+    mapping: dict[int, str] = {}
+    tally: Counter[str] = Counter()
+    if "/FontFile2" in desc:
+        tt = _load_truetype(desc["/FontFile2"].read_bytes())
+        by_glyph = _unicode_by_glyph(tt)
+        post_ok = _post_names_are_real(tt)
+        for code in usage.codes():
+            name = _simple_truetype_glyph(tt, code, diffs)
+            if name is None:
+                continue
+            text, how = _name_text(name, by_glyph, post_ok)
+            if text:
+                mapping[code] = text
+                tally[how] += 1
+        detail = "embedded TrueType"
+    elif "/FontFile3" in desc:
+        stream = desc["/FontFile3"]
+        cff = _cff(stream.read_bytes(), str(stream.get("/Subtype", "/Type1C")))
+        if cff is None:
+            return None
+        top = cff[cff.fontNames[0]]
+        encoding = getattr(top, "Encoding", None)
+        builtin = encoding if isinstance(encoding, list) else []
+        for code in usage.codes():
+            name = diffs.get(code) or (builtin[code] if code < len(builtin) else None)
+            text = _agl(name) if name else ""
+            if text:
+                mapping[code] = text
+                tally["charset"] += 1
+        detail = "embedded CFF"
+    else:
+        return None
+    if not mapping:
+        return None
+    return Recovery(mapping, _best_source(tally, "cmap"), coverage(usage, mapping), usage.glyphs,
+                    detail + " " + " and ".join(sorted(tally)))
+
+
+def from_program(usage: FontUsage) -> Recovery | None:
+    """Source a: the embedded font program's own tables, or None when they say nothing."""
+    import pikepdf
+
+    font = usage.font
+    try:
+        if font.get("/Subtype") == pikepdf.Name.Type0:
+            cidfont = _descendant(font)
+            desc = cidfont.get("/FontDescriptor") if cidfont is not None else None
+            if desc is None:
+                return None
+            if "/FontFile2" in desc:
+                return _from_truetype_composite(usage, cidfont, desc["/FontFile2"].read_bytes())
+            if "/FontFile3" in desc:
+                stream = desc["/FontFile3"]
+                return _from_cff_composite(usage, cidfont, stream.read_bytes(),
+                                           str(stream.get("/Subtype", "/CIDFontType0C")))
+            return None
+        if font.get("/Subtype") == pikepdf.Name.Type3:
+            return None
+        return _from_simple(usage, font)
+    except Exception:  # noqa: BLE001 - a damaged program is a source that says nothing
+        return None
+
+
+# --------------------------------------------------------------------------- order hypotheses
+
+
+def _gid_codes(usage: FontUsage) -> dict[int, int]:
+    """code -> glyph id, when the codes are glyph ids (Identity composite fonts, or simple fonts)."""
+    import pikepdf
+
+    codes = usage.codes()
+    if usage.font.get("/Subtype") == pikepdf.Name.Type0:
+        cidfont = _descendant(usage.font)
+        if cidfont is None:
+            return {}
+        to_gid = _cid_to_gid(cidfont)
+        return {c: g for c in codes if (g := to_gid(c)) is not None}
+    return {c: c for c in codes}
+
+
+def mac_standard_map(usage: FontUsage) -> dict[int, str]:
+    """code -> text reading glyph ids through the 258-name Macintosh standard order."""
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+    out: dict[int, str] = {}
+    for code, gid in _gid_codes(usage).items():
+        if 0 < gid < len(standardGlyphOrder):
+            text = _agl(standardGlyphOrder[gid])
+            if text:
+                out[code] = text
+    return out
+
+
+def offset_map(usage: FontUsage, offset: int) -> dict[int, str]:
+    """code -> chr(glyph id + offset), for glyph ids that land on usable characters."""
+    out: dict[int, str] = {}
+    for code, gid in _gid_codes(usage).items():
+        cp = gid + offset
+        if 0x20 <= cp < 0x110000:
+            ch = chr(cp)
+            if usable_text(ch) and not 0xD800 <= cp <= 0xDFFF:
+                out[code] = ch
+    return out
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    source: str
+    offset: int | None
+    mapping: dict[int, str]
+    score: float
+
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+def order_hypotheses(usage: FontUsage, model: Any = None) -> list[Hypothesis]:
+    """Mac-standard and constant-offset maps for a font, best model score first.
+
+    Needs the letter-pair model (:mod:`.langmodel`); only hypotheses covering
+    most of the drawn glyphs and giving enough letters to judge are scored.
+    """
+    from . import langmodel
+
+    model = model if model is not None else langmodel.reference_model()
+    glyphs = usage.glyphs
+    candidates: list[tuple[str, int | None, dict[int, str]]] = [("mac-standard", None, mac_standard_map(usage))]
+    candidates += [("offset", k, offset_map(usage, k)) for k in OFFSET_WINDOW if k != 0]
+    out: list[Hypothesis] = []
+    for source, offset, mapping in candidates:
+        if not glyphs or coverage(usage, mapping) < MIN_ORDER_COVERAGE * glyphs:
+            continue
+        text = usage.text(mapping, missing=" ")
+        if _letters(text) < MIN_VERIFY_LETTERS:
+            continue
+        out.append(Hypothesis(source, offset, mapping, float(langmodel.score(text, model))))
+    out.sort(key=lambda h: -h.score)
+    return out
+
+
+def from_order(usage: FontUsage, model: Any = None) -> Recovery | None:
+    """Source b: the best order hypothesis, when the model accepts the text it gives.
+
+    Mac-standard is preferred over an offset scoring within a small margin of
+    it, since it also maps the accented letters an offset cannot.
+    """
+    from . import langmodel
+
+    model = model if model is not None else langmodel.reference_model()
+    hyps = order_hypotheses(usage, model)
+    if not hyps:
+        return None
+    best = hyps[0]
+    if best.score < float(model.threshold):
+        return None
+    mac = next((h for h in hyps if h.source == "mac-standard"), None)
+    if mac is not None and mac.score >= float(model.threshold) and mac.score >= best.score - 0.05:
+        best = mac
+    detail = ("glyph ids read through the Macintosh standard order" if best.source == "mac-standard"
+              else f"glyph ids {best.offset:+d}")
+    return Recovery(best.mapping, best.source, coverage(usage, best.mapping), usage.glyphs,
+                    f"{detail}, letter-pair score {best.score:.2f}")
