@@ -99,6 +99,15 @@ class FontReport:
             "problem": self.problem,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FontReport:
+        return cls(
+            name=data["name"], subtype=data.get("type", ""), encoding=data.get("encoding"),
+            route=data["route"], status=FontStatus(data.get("status", "usable")),
+            glyphs=data.get("glyphs", 0), unmapped=data.get("unmapped", 0),
+            problem=data.get("problem"),
+        )
+
 
 @dataclass(frozen=True)
 class PageReport:
@@ -141,6 +150,18 @@ class PageReport:
             "decided_by": self.decided_by,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PageReport:
+        """Rebuild a page from its JSON (reports cross process boundaries under xdist)."""
+        return cls(
+            number=data["number"], verdict=Verdict(data["verdict"]), ok=data["ok"],
+            evidence=tuple(data.get("evidence", ())), glyphs=data.get("glyphs", 0),
+            unmapped_glyphs=data.get("unmapped_glyphs", 0),
+            fonts=tuple(FontReport.from_dict(f) for f in data.get("fonts", ())),
+            sample=data.get("sample", ""), score=data.get("score"), offset=data.get("offset"),
+            repaired_sample=data.get("repaired_sample"), decided_by=data.get("decided_by", ""),
+        )
+
 
 @dataclass(frozen=True)
 class DocumentReport:
@@ -172,7 +193,15 @@ class DocumentReport:
             "pages": [p.to_dict() for p in self.pages],
             "ok": self.ok,
             "error": self.error,
+            "readers": list(self.readers),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DocumentReport:
+        return cls(
+            path=data["path"], pages=tuple(PageReport.from_dict(p) for p in data.get("pages", ())),
+            error=data.get("error"), readers=tuple(data.get("readers", ())),
+        )
 
     def headline(self) -> str:
         if self.error is not None:
