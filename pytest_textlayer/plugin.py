@@ -1,0 +1,446 @@
+"""The pytest plugin: options, marker, fixtures, collected PDFs, summary. Nothing else.
+
+The gate rule: ``--textlayer`` enforces. Without it, marked tests run and
+their checks run (and show in the summary), but only an explicit
+``assert_text_layer_readable`` fails a test. With it, every check fails its
+test: ``textlayer.check``, the check of PDFs a marked test writes under its
+``tmp_path``, and PDF files collected from the command line.
+
+Settings resolve marker > command line > ini > default in
+:mod:`pytest_textlayer.pytest_settings`; the session record and its
+renderings live in :mod:`pytest_textlayer.pytest_reports`. This module only
+adapts them to pytest's hooks, and is the only one that imports pytest.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .model import DocumentReport
+from .pytest_reports import SessionRecord, reader_versions
+from .pytest_settings import (
+    MARKER_SIGNATURE,
+    RawOptions,
+    SettingError,
+    apply_marker,
+    apply_overrides,
+    describe,
+    resolve_base,
+)
+from .settings import CheckSettings
+
+#: Where the session's state lives on the config.
+STATE = pytest.StashKey["TextLayerState"]()
+#: An item's resolved settings (marker over session), computed at setup.
+ITEM_SETTINGS = pytest.StashKey[CheckSettings]()
+#: PDFs a test already checked or generated, which the after-test sweep skips.
+ITEM_SEEN = pytest.StashKey[set[Path]]()
+#: What xdist workers send back to the controller.
+WORKER_KEY = "textlayer_checks"
+
+
+@dataclass
+class TextLayerState:
+    """Per-session state: the gate, the base settings, what to collect, what was checked."""
+
+    enforcing: bool
+    base: CheckSettings
+    report_path: Path | None
+    invocation_dir: Path
+    explicit_files: set[Path] = field(default_factory=set)
+    explicit_dirs: list[Path] = field(default_factory=list)
+    globs: list[str] = field(default_factory=list)
+    glob_root: Path = Path(".")
+    record: SessionRecord = field(default_factory=SessionRecord)
+
+    def should_collect(self, path: Path) -> bool:
+        """Only PDFs the user named: on the command line, under a named directory, or by glob."""
+        if not self.enforcing or path.suffix.lower() != ".pdf":
+            return False
+        path = path.resolve()
+        if path in self.explicit_files or any(d in path.parents for d in self.explicit_dirs):
+            return True
+        rel = _relative(path, self.glob_root)
+        return rel is not None and any(fnmatch.fnmatch(rel, g) for g in self.globs)
+
+    def display(self, path: Path) -> str:
+        rel = _relative(path.resolve(), self.invocation_dir)
+        return rel if rel is not None else str(path)
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+# -- options and configuration ----------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("textlayer", "PDF text layers (pytest-textlayer)")
+    group.addoption(
+        "--textlayer",
+        action="store_true",
+        default=False,
+        help="enforce: every text-layer check fails its test, and PDF files or "
+        "directories given as arguments are collected as test items.",
+    )
+    group.addoption(
+        "--textlayer-allow",
+        action="append",
+        metavar="VERDICT",
+        help="also accept these page verdicts (absent, undecodable, shifted, garbled); "
+        "repeat or separate with commas.",
+    )
+    group.addoption(
+        "--textlayer-lang", metavar="CODE", help="expected language (ISO 639, e.g. en, fra)."
+    )
+    group.addoption(
+        "--textlayer-max-bad-glyphs",
+        metavar="SHARE",
+        help="share of a page's glyphs that may be unmappable (0..1 or N%%; default 0.10).",
+    )
+    group.addoption(
+        "--textlayer-model",
+        metavar="FILE",
+        help="letter-pair language model written by 'textlayer fit'.",
+    )
+    group.addoption(
+        "--textlayer-report",
+        metavar="FILE.json",
+        help="write every check of the session as JSON ({\"documents\": [...]}).",
+    )
+    parser.addini("textlayer_allow", "page verdicts accepted besides blank and readable.")
+    parser.addini("textlayer_lang", "expected language (ISO 639 code).")
+    parser.addini("textlayer_max_bad_glyphs", "share of unmappable glyphs a page may have.")
+    parser.addini("textlayer_model", "letter-pair model file (relative to the ini file).")
+    parser.addini(
+        "textlayer_paths",
+        "globs of PDFs (relative to rootdir) collected on every --textlayer run.",
+        type="linelist",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARKER_SIGNATURE)
+    invocation = Path(config.invocation_params.dir)
+    ini_dir = config.inipath.parent if config.inipath else config.rootpath
+    cli = RawOptions(
+        allow=config.getoption("textlayer_allow"),
+        lang=config.getoption("textlayer_lang"),
+        max_bad_glyphs=config.getoption("textlayer_max_bad_glyphs"),
+        model=config.getoption("textlayer_model"),
+    )
+    ini = RawOptions(
+        allow=_ini_str(config, "textlayer_allow"),
+        lang=_ini_str(config, "textlayer_lang"),
+        max_bad_glyphs=_ini_str(config, "textlayer_max_bad_glyphs"),
+        model=_ini_str(config, "textlayer_model"),
+    )
+    try:
+        base = resolve_base(cli, ini, cli_dir=invocation, ini_dir=ini_dir)
+    except SettingError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    report = config.getoption("textlayer_report")
+    state = TextLayerState(
+        enforcing=bool(config.getoption("textlayer")),
+        base=base,
+        report_path=(invocation / report) if report else None,
+        invocation_dir=invocation.resolve(),
+        globs=[g.strip() for g in config.getini("textlayer_paths") if g.strip()],
+        glob_root=config.rootpath.resolve(),
+    )
+    if config.args_source == pytest.Config.ArgsSource.ARGS:
+        for arg in config.args:
+            target = (invocation / arg.split("::")[0]).resolve()
+            if target.is_dir():
+                state.explicit_dirs.append(target)
+            else:
+                state.explicit_files.add(target)
+    if state.enforcing:
+        _add_glob_matches(config, state)
+    config.stash[STATE] = state
+
+
+def _ini_str(config: pytest.Config, name: str) -> str | None:
+    value = config.getini(name)
+    text = " ".join(value) if isinstance(value, list) else str(value or "")
+    return text.strip() or None
+
+
+def _add_glob_matches(config: pytest.Config, state: TextLayerState) -> None:
+    """`textlayer_paths` globs become collection arguments (pytest removes overlaps)."""
+    have = {(state.invocation_dir / a.split("::")[0]).resolve() for a in config.args}
+    for pattern in state.globs:
+        for match in sorted(state.glob_root.glob(pattern)):
+            if match.is_file() and match.resolve() not in have:
+                config.args.append(str(match))
+                have.add(match.resolve())
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = config.stash[STATE]
+    if state.enforcing:
+        gate = "textlayer: gate on (--textlayer): every text-layer check fails its test"
+    else:
+        gate = (
+            "textlayer: gate off: checks run and are reported; only "
+            "assert_text_layer_readable fails a test (use --textlayer to enforce)"
+        )
+    return [
+        gate,
+        f"textlayer: {describe(state.base)}",
+        f"textlayer readers: {', '.join(reader_versions())}",
+    ]
+
+
+# -- collected PDF files ----------------------------------------------------------------
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    state = parent.config.stash[STATE]
+    if state.should_collect(file_path):
+        return TextLayerFile.from_parent(parent, path=file_path)
+    return None
+
+
+class TextLayerFailure(Exception):
+    """A collected PDF with bad pages (or unreadable): the message is the report's story."""
+
+
+class TextLayerFile(pytest.File):
+    """A PDF named on the command line (or by `textlayer_paths`): one item, its text layer."""
+
+    def collect(self) -> Iterable[pytest.Item]:
+        yield TextLayerItem.from_parent(self, name="textlayer")
+
+
+class TextLayerItem(pytest.Item):
+    """Passes when every page of the PDF is OK under the session's settings."""
+
+    def runtest(self) -> None:
+        from .assertion import run_check
+
+        state = self.config.stash[STATE]
+        report = run_check(self.path, state.base, name=state.display(self.path))
+        if not report.ok:
+            raise TextLayerFailure("\n".join(report.render_lines()))
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, TextLayerFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.config.stash[STATE].display(self.path)}: text layer"
+
+
+# -- marker, recording, after-test sweep ------------------------------------------------
+
+
+def item_settings(item: pytest.Item) -> CheckSettings:
+    """The item's settings: its ``textlayer`` marker over the session's (resolved once)."""
+    cached = item.stash.get(ITEM_SETTINGS, None)
+    if cached is not None:
+        return cached
+    base = item.config.stash[STATE].base
+    marker = item.get_closest_marker("textlayer")
+    settings = base if marker is None else apply_marker(base, marker.args, marker.kwargs)
+    item.stash[ITEM_SETTINGS] = settings
+    return settings
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("textlayer") is None:
+        return
+    try:
+        item_settings(item)
+    except SettingError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Every report made while the item runs (any API) goes into the session record."""
+    from .assertion import listening
+
+    record = item.config.stash[STATE].record
+
+    def remember(report: DocumentReport) -> None:
+        record.add(item.nodeid, report)
+
+    with listening(remember):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """After a marked test passes, check the PDFs it wrote under its ``tmp_path``."""
+    result = yield
+    if item.get_closest_marker("textlayer") is None:
+        return result
+    funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+    tmp = funcargs.get("tmp_path")
+    if not isinstance(tmp, Path) or not tmp.is_dir():
+        return result
+    from .assertion import check
+
+    state = item.config.stash[STATE]
+    seen = item.stash.get(ITEM_SEEN, set())
+    failures: list[str] = []
+    for pdf in sorted(tmp.rglob("*.pdf")):
+        if pdf.resolve() in seen:
+            continue
+        report, message = check(pdf, item_settings(item), name=str(pdf))
+        if message is not None:
+            _note(item, message, state.enforcing)
+            failures.append("\n".join(message))
+    if failures and state.enforcing:
+        pytest.fail("\n\n".join(failures), pytrace=False)
+    return result
+
+
+def _note(item: pytest.Item, message: list[str], enforcing: bool) -> None:
+    """Keep an unenforced finding visible in the test's report sections (-rA shows it)."""
+    if not enforcing:
+        item.add_report_section("call", "textlayer (not enforced)", "\n".join(message))
+
+
+# -- fixtures ---------------------------------------------------------------------------
+
+
+class TextLayerChecker:
+    """The ``textlayer`` fixture: check PDFs under this test's settings, and record them."""
+
+    def __init__(self, item: pytest.Item) -> None:
+        self._item = item
+        self.settings: CheckSettings = item_settings(item)
+        self.enforcing: bool = item.config.stash[STATE].enforcing
+        self.reports: list[DocumentReport] = []
+
+    def _run(
+        self, pdf: Any, contains: str | Iterable[str] | None, overrides: dict[str, Any]
+    ) -> tuple[DocumentReport, list[str] | None]:
+        from .assertion import check
+
+        try:
+            settings = apply_overrides(self.settings, overrides, "textlayer.check")
+        except SettingError as exc:
+            raise TypeError(str(exc)) from None
+        if isinstance(pdf, (str, os.PathLike)):
+            self._item.stash.setdefault(ITEM_SEEN, set()).add(Path(pdf).resolve())
+        report, message = check(pdf, settings, contains=contains)
+        self.reports.append(report)
+        return report, message
+
+    def check(
+        self, pdf: Any, *, contains: str | Iterable[str] | None = None, **overrides: Any
+    ) -> DocumentReport:
+        """Check one PDF; with ``--textlayer`` a bad page (or missing text) fails the test."""
+        __tracebackhide__ = True
+        report, message = self._run(pdf, contains, overrides)
+        if message is not None:
+            if self.enforcing:
+                pytest.fail("\n".join(message), pytrace=False)
+            _note(self._item, message, self.enforcing)
+        return report
+
+    def assert_readable(
+        self, pdf: Any, *, contains: str | Iterable[str] | None = None, **overrides: Any
+    ) -> DocumentReport:
+        """Like ``check``, but always enforced: an explicit assertion."""
+        __tracebackhide__ = True
+        report, message = self._run(pdf, contains, overrides)
+        if message is not None:
+            raise AssertionError("\n".join(message))
+        return report
+
+
+@pytest.fixture
+def textlayer(request: pytest.FixtureRequest) -> TextLayerChecker:
+    """A per-test checker: ``textlayer.check(pdf)`` returns the report and records it."""
+    return TextLayerChecker(request.node)
+
+
+@dataclass(frozen=True)
+class GeneratedPdf:
+    """A fixture PDF written into the test's tmp dir, with its ground truth per page."""
+
+    path: Path
+    fixture: Any
+
+    @property
+    def pages(self) -> tuple[Any, ...]:
+        return tuple(self.fixture.pages)
+
+
+@pytest.fixture
+def textlayer_factory(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[..., GeneratedPdf]]:
+    """``textlayer_factory(family, text=None, **options)``: a generated PDF and its truth.
+
+    Generated PDFs are deliberately broken, so a marked test's after-test
+    sweep leaves them alone.
+    """
+    seen = request.node.stash.setdefault(ITEM_SEEN, set())
+
+    def make(
+        family: str, text: str | None = None, *, name: str | None = None, **options: Any
+    ) -> GeneratedPdf:
+        from .generators import generate
+
+        fixture = generate(family, text, **options)
+        path = tmp_path / f"{name or family}.pdf"
+        fixture.write(path)
+        seen.add(path.resolve())
+        return GeneratedPdf(path=path, fixture=fixture)
+
+    yield make
+
+
+# -- summary, JSON and xdist ------------------------------------------------------------
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    state = config.stash[STATE]
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand the checks to the controller
+        workeroutput[WORKER_KEY] = state.record.payload()
+        return
+    if state.report_path is not None:
+        state.record.write_json(state.report_path)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist controller: merge the checks a worker made."""
+    payload = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+    if payload:
+        node.config.stash[STATE].record.merge(payload)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if hasattr(config, "workeroutput"):
+        return
+    state = config.stash[STATE]
+    if not len(state.record) and not state.enforcing:
+        return
+    terminalreporter.write_sep("-", "textlayer")
+    for line in state.record.summary_lines(enforcing=state.enforcing):
+        terminalreporter.write_line(line)
+    if state.report_path is not None:
+        terminalreporter.write_line(f"textlayer report written to {state.report_path}")

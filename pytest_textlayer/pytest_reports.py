@@ -1,0 +1,130 @@
+"""The plugin's session record: reports gathered from tests, summarised once.
+
+Pure (no pytest import). Reports cross process boundaries under
+pytest-xdist as ``to_dict()`` payloads (read back with
+``DocumentReport.from_dict``); the terminal summary and the JSON file are
+rendered from the same list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .model import DocumentReport, Verdict, summarise
+
+#: How many failing documents the terminal summary names.
+MAX_WORST_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One check made during the session: which test made it, and the report."""
+
+    nodeid: str
+    report: DocumentReport
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.report.to_dict(), "test": self.nodeid}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Checked:
+        return cls(str(data.get("test", "")), DocumentReport.from_dict(dict(data)))
+
+
+@dataclass
+class SessionRecord:
+    """Every check of the session, in one process or gathered from xdist workers."""
+
+    _checks: dict[tuple[str, str], Checked] = field(default_factory=dict)
+
+    def add(self, nodeid: str, report: DocumentReport) -> None:
+        """Record a check; the same file checked again by the same test replaces the first."""
+        self._checks[(nodeid, report.path)] = Checked(nodeid, report)
+
+    def merge(self, payload: Iterable[Mapping[str, Any]]) -> None:
+        for item in payload:
+            check = Checked.from_dict(item)
+            self._checks[(check.nodeid, check.report.path)] = check
+
+    def payload(self) -> list[dict[str, Any]]:
+        return [c.to_dict() for c in self._checks.values()]
+
+    def __len__(self) -> int:
+        return len(self._checks)
+
+    def ordered(self) -> list[Checked]:
+        """Stable order whatever the order workers finished in."""
+        return sorted(self._checks.values(), key=lambda c: (c.report.path, c.nodeid))
+
+    def json_document(self) -> dict[str, Any]:
+        """The `{"documents": [...]}` object of the contract, plus the test of each check."""
+        return {"documents": [c.to_dict() for c in self.ordered()]}
+
+    def write_json(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.json_document(), indent=2, ensure_ascii=False) + "\n")
+        tmp.replace(path)
+
+    def summary_lines(self, *, enforcing: bool) -> list[str]:
+        """Pages checked, verdict counts, the worst documents: the terminal summary."""
+        checks = self.ordered()
+        if not checks:
+            return ["no PDF checked"]
+        totals = summarise(c.report for c in checks)
+        verdicts = totals["verdicts"]
+        order = [v.value for v in Verdict]
+        counts = ", ".join(f"{verdicts[v]} {v}" for v in order if v in verdicts) or "no pages"
+        lines = [
+            f"{totals['documents']} PDF(s) checked, {totals['pages']} page(s): {counts}"
+            + (f"; {totals['errors']} unreadable file(s)" if totals["errors"] else "")
+        ]
+        worst = sorted(
+            (c for c in checks if not c.report.ok),
+            key=lambda c: (c.report.error is None, -len(c.report.bad_pages), c.report.path),
+        )
+        for check in worst[:MAX_WORST_SHOWN]:
+            lines.append(f"  {_worst_line(check.report)}  [{check.nodeid}]")
+        if len(worst) > MAX_WORST_SHOWN:
+            lines.append(f"  … and {len(worst) - MAX_WORST_SHOWN} more bad PDF(s)")
+        if worst and not enforcing:
+            lines.append("  not enforced: run with --textlayer to fail these tests")
+        return lines
+
+
+def _worst_line(report: DocumentReport) -> str:
+    if report.error is not None:
+        return f"{report.path}: unreadable: {report.error}"
+    bad = report.bad_pages
+    kinds: dict[str, int] = {}
+    for page in bad:
+        kinds[page.verdict.value] = kinds.get(page.verdict.value, 0) + 1
+    what = ", ".join(f"{n} {v}" for v, n in kinds.items())
+    return f"{report.path}: {len(bad)} of {len(report.pages)} page(s) bad ({what})"
+
+
+def reader_versions() -> list[str]:
+    """Which readers (and the libraries inside them) the checks use, for the report header."""
+    from importlib import metadata
+
+    out: list[str] = []
+    try:
+        import pypdfium2
+
+        pdfium = getattr(pypdfium2, "version", None)
+        lib = getattr(pdfium, "PDFIUM_INFO", None)
+        out.append(f"pypdfium2 {metadata.version('pypdfium2')} (PDFium {lib})")
+    except Exception as exc:  # a reader that cannot load is worth a header line, not a crash
+        out.append(f"pypdfium2 unavailable ({type(exc).__name__})")
+    try:
+        import pikepdf
+
+        qpdf = getattr(pikepdf, "__libqpdf_version__", "?")
+        out.append(f"pikepdf {pikepdf.__version__} (qpdf {qpdf})")
+    except Exception as exc:
+        out.append(f"pikepdf unavailable ({type(exc).__name__})")
+    return out

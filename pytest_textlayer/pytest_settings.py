@@ -1,0 +1,242 @@
+"""Resolve the plugin's settings: marker > command line > ini > default.
+
+Pure functions, no pytest import, so the precedence rules are unit-tested
+without running pytest and the plugin stays a thin adapter. Every bad value
+raises :class:`SettingError`, whose message names the option and the value;
+the plugin turns it into ``pytest.UsageError`` (options, ini) or a failed
+test (a marker's keywords).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import DEFAULT_OK, Verdict
+from .settings import CheckSettings, parse_pages
+
+#: Keywords the ``textlayer`` marker accepts, in the order the docs list them.
+MARKER_KEYWORDS: tuple[str, ...] = (
+    "allow",
+    "lang",
+    "pages",
+    "min_glyphs",
+    "max_bad_glyphs",
+    "model",
+)
+
+#: The signature registered with pytest (`pytest --markers` shows it).
+MARKER_SIGNATURE = (
+    "textlayer(allow=(), lang=None, pages=None, min_glyphs=0, max_bad_glyphs=0.10, model=None): "
+    "check the PDFs this test writes or checks; with --textlayer a bad page fails the test"
+)
+
+_LANG = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$")
+
+
+class SettingError(ValueError):
+    """One setting has a bad value; the message names where it came from and the value."""
+
+
+@dataclass(frozen=True)
+class RawOptions:
+    """The textual values of one source (command line or ini); None means not given."""
+
+    allow: str | Sequence[str] | None = None
+    lang: str | None = None
+    max_bad_glyphs: str | None = None
+    model: str | None = None
+
+
+def parse_allow(value: str | Verdict | Iterable[str | Verdict], where: str) -> frozenset[Verdict]:
+    """`"absent,garbled"`, a list of words, or verdicts → a set of verdicts."""
+    items: list[str | Verdict]
+    if isinstance(value, (str, Verdict)):
+        items = [value]
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise SettingError(f"{where}: expected verdict names, not {value!r}") from None
+    words: list[str | Verdict] = []
+    for item in items:
+        if isinstance(item, Verdict):
+            words.append(item)
+        elif isinstance(item, str):
+            words.extend(w for w in re.split(r"[,\s]+", item) if w)
+        else:
+            raise SettingError(f"{where}: expected verdict names, not {item!r}")
+    out: set[Verdict] = set()
+    for word in words:
+        try:
+            out.add(word if isinstance(word, Verdict) else Verdict.parse(word))
+        except ValueError as exc:
+            raise SettingError(f"{where}: {exc}") from None
+    return frozenset(out)
+
+
+def parse_ratio(value: object, where: str) -> float:
+    """`0.05`, `"0.05"` or `"5%"` → 0.05; the share must lie in 0..1."""
+    text = str(value).strip()
+    try:
+        ratio = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise SettingError(f"{where}: {value!r} is not a share (use 0.05 or 5%)") from None
+    if isinstance(value, bool) or not 0.0 <= ratio <= 1.0:
+        raise SettingError(f"{where}: {value!r} is not between 0 and 1 (or 0% and 100%)")
+    return ratio
+
+
+def parse_lang(value: object, where: str) -> str | None:
+    """An ISO 639 code such as `en`, `fra`, `pt-BR`; empty means any language."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise SettingError(f"{where}: {value!r} is not a language code")
+    text = value.strip()
+    if not text:
+        return None
+    if not _LANG.match(text):
+        raise SettingError(f"{where}: {value!r} is not an ISO 639 language code such as en or fra")
+    return text
+
+
+def parse_model(value: object, where: str, base: Path | None = None) -> Path | None:
+    """A letter-pair model file written by `textlayer fit`; it must exist."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, Path)):
+        raise SettingError(f"{where}: {value!r} is not a path")
+    path = Path(value).expanduser()
+    if base is not None and not path.is_absolute():
+        path = base / path
+    if not path.is_file():
+        raise SettingError(f"{where}: model file {str(value)!r} does not exist")
+    return path
+
+
+def parse_min_glyphs(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SettingError(f"{where}: {value!r} is not a whole number of glyphs >= 0")
+    return value
+
+
+def parse_pages_setting(value: object, where: str) -> frozenset[int] | None:
+    """`"1-3,7"`, `3`, or an iterable of page numbers (1-based)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise SettingError(f"{where}: {value!r} is not a page selection")
+    try:
+        if isinstance(value, int):
+            return parse_pages([value])
+        if isinstance(value, (str, Iterable)):
+            return parse_pages(value)
+    except (TypeError, ValueError) as exc:
+        raise SettingError(f"{where}: {value!r}: {exc}") from None
+    raise SettingError(f"{where}: {value!r} is not a page selection (use 1-3,7 or a list)")
+
+
+def apply_source(
+    settings: CheckSettings, raw: RawOptions, names: Mapping[str, str], base: Path | None = None
+) -> CheckSettings:
+    """These settings with the values one source gives; `names` says how the user spells each."""
+    changes: dict[str, object] = {}
+    if raw.allow is not None and raw.allow != [] and raw.allow != "":
+        changes["ok_verdicts"] = DEFAULT_OK | parse_allow(raw.allow, names["allow"])
+    if raw.lang is not None:
+        changes["lang"] = parse_lang(raw.lang, names["lang"])
+    if raw.max_bad_glyphs is not None and str(raw.max_bad_glyphs).strip():
+        changes["max_bad_glyphs"] = parse_ratio(raw.max_bad_glyphs, names["max_bad_glyphs"])
+    if raw.model is not None:
+        changes["model"] = parse_model(raw.model, names["model"], base)
+    return settings.replace(**changes) if changes else settings
+
+
+#: How each setting is spelled on the command line and in the ini file.
+CLI_NAMES = {
+    "allow": "--textlayer-allow",
+    "lang": "--textlayer-lang",
+    "max_bad_glyphs": "--textlayer-max-bad-glyphs",
+    "model": "--textlayer-model",
+}
+INI_NAMES = {key: f"ini textlayer_{key}" for key in CLI_NAMES}
+
+
+def resolve_base(
+    cli: RawOptions,
+    ini: RawOptions,
+    *,
+    cli_dir: Path | None = None,
+    ini_dir: Path | None = None,
+    default: CheckSettings | None = None,
+) -> CheckSettings:
+    """Command line over ini over default: the settings of every check in the session.
+
+    Relative model paths resolve against where they were written: the
+    invocation directory for the command line, the ini file's directory for
+    the ini file.
+    """
+    settings = default or CheckSettings()
+    settings = apply_source(settings, ini, INI_NAMES, ini_dir)
+    return apply_source(settings, cli, CLI_NAMES, cli_dir)
+
+
+def apply_marker(
+    settings: CheckSettings, args: Sequence[object], kwargs: Mapping[str, object]
+) -> CheckSettings:
+    """The session's settings narrowed by a ``@pytest.mark.textlayer(...)``: the marker wins.
+
+    `allow` replaces the allowed verdicts of the command line and ini (the
+    marker states what this test accepts); every other keyword replaces its
+    setting.
+    """
+    if args:
+        raise SettingError(
+            f"@pytest.mark.textlayer takes keywords only ({', '.join(MARKER_KEYWORDS)}), "
+            f"not positional arguments {tuple(args)!r}"
+        )
+    unknown = sorted(set(kwargs) - set(MARKER_KEYWORDS))
+    if unknown:
+        raise SettingError(
+            f"@pytest.mark.textlayer: unknown keyword(s) {', '.join(unknown)} "
+            f"(known: {', '.join(MARKER_KEYWORDS)})"
+        )
+    return apply_overrides(settings, kwargs, "@pytest.mark.textlayer")
+
+
+def apply_overrides(
+    settings: CheckSettings, kwargs: Mapping[str, object], where: str
+) -> CheckSettings:
+    """Apply known keyword overrides (marker or call keywords) to settings."""
+    changes: dict[str, object] = {}
+    for key, value in kwargs.items():
+        name = f"{where}({key}=...)"
+        if key == "allow":
+            changes["ok_verdicts"] = DEFAULT_OK | parse_allow(value or (), name)  # type: ignore[arg-type]
+        elif key == "lang":
+            changes["lang"] = parse_lang(value, name)
+        elif key == "pages":
+            changes["pages"] = parse_pages_setting(value, name)
+        elif key == "min_glyphs":
+            changes["min_glyphs"] = parse_min_glyphs(value, name)
+        elif key == "max_bad_glyphs":
+            changes["max_bad_glyphs"] = parse_ratio(value, name)
+        elif key == "model":
+            changes["model"] = parse_model(value, name)
+        else:
+            raise SettingError(f"{where}: unknown keyword {key!r}")
+    return settings.replace(**changes) if changes else settings
+
+
+def describe(settings: CheckSettings) -> str:
+    """One line for the report header: what the gate accepts."""
+    ok = ",".join(sorted(v.value for v in settings.ok_verdicts))
+    parts = [f"ok={ok}", f"max-bad-glyphs={settings.max_bad_glyphs:g}"]
+    if settings.lang:
+        parts.append(f"lang={settings.lang}")
+    if settings.model:
+        parts.append(f"model={settings.model}")
+    return " ".join(parts)
