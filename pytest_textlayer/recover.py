@@ -560,3 +560,221 @@ def from_order(usage: FontUsage, model: Any = None) -> Recovery | None:
               else f"glyph ids {best.offset:+d}")
     return Recovery(best.mapping, best.source, coverage(usage, best.mapping), usage.glyphs,
                     f"{detail}, letter-pair score {best.score:.2f}")
+
+
+# --------------------------------------------------------------------------- the glyphs themselves
+
+#: Votes a code needs before OCR's reading of it is believed.
+MIN_VOTES = 2
+#: Share of a code's votes the winning reading must have; below it the code stays unmapped.
+MIN_AGREEMENT = 0.7
+#: A code drawn once in the whole document is believed on one vote only above this confidence.
+SINGLE_VOTE_CONF = 90.0
+
+
+@dataclass
+class _Glyph:
+    code: int
+    box: tuple[float, float, float, float]  # pixels, top-left origin
+    blank: bool
+
+
+def _pdfium_glyphs(page: Any, names: Mapping[str, FontUsage], page_index: int,
+                   scale: float) -> dict[tuple[int, int], list[_Glyph]]:
+    """Glyphs PDFium sees on the page for the given fonts, with their codes and pixel boxes.
+
+    PDFium's characters come in content order, one per glyph; they are paired
+    with the codes this module read from the content stream when the counts
+    agree, else (for unmapped glyphs) through PDFium's own code-as-character.
+    """
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    textpage = page.get_textpage()
+    left, bottom, _, top = page.get_cropbox()
+    per_font: dict[str, list[tuple[int, tuple[float, float, float, float], bool, bool]]] = {}
+    buf = ctypes.create_string_buffer(512)
+    for i in range(raw.FPDFText_CountChars(textpage)):
+        if raw.FPDFText_IsGenerated(textpage, i):
+            continue
+        obj = raw.FPDFText_GetTextObject(textpage, i)
+        font = raw.FPDFTextObj_GetFont(obj) if obj else None
+        if not font:
+            continue
+        size = raw.FPDFFont_GetBaseFontName(font, buf, len(buf))
+        name = buf.value.decode("latin-1") if size else ""
+        if name not in names:
+            continue
+        lft, rgt, bot, tp = (ctypes.c_double() for _ in range(4))
+        raw.FPDFText_GetCharBox(textpage, i, lft, rgt, bot, tp)
+        box = ((lft.value - left) * scale, (top - tp.value) * scale,
+               (rgt.value - left) * scale, (top - bot.value) * scale)
+        blank = (tp.value - bot.value) < 0.1 or (rgt.value - lft.value) < 0.1
+        per_font.setdefault(name, []).append(
+            (raw.FPDFText_GetUnicode(textpage, i), box, blank,
+             bool(raw.FPDFText_HasUnicodeMapError(textpage, i))))
+    textpage.close()
+    out: dict[tuple[int, int], list[_Glyph]] = {}
+    for name, chars in per_font.items():
+        usage = names[name]
+        codes = [c for run in usage.pages.get(page_index, []) for c in run]
+        if len(codes) == len(chars):
+            out[usage.key] = [_Glyph(code, box, blank) for code, (_, box, blank, _) in zip(codes, chars)]
+        elif all(err for *_, err in chars):
+            out[usage.key] = [_Glyph(u, box, blank) for u, box, blank, _ in chars]
+    return out
+
+
+def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    xs0, ys0, xs1, ys1 = zip(*boxes)
+    return min(xs0), min(ys0), max(xs1), max(ys1)
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _glyph_words(items: list[_Glyph]) -> Iterator[list[_Glyph]]:
+    """Runs of inked glyphs between blank ones (or a jump to another line)."""
+    word: list[_Glyph] = []
+    for glyph in items:
+        if glyph.blank:
+            if word:
+                yield word
+            word = []
+            continue
+        if word:
+            last = word[-1].box
+            height = max(1.0, last[3] - last[1])
+            if abs((glyph.box[1] + glyph.box[3]) - (last[1] + last[3])) / 2 > height or \
+                    glyph.box[0] < last[0] - height:
+                yield word
+                word = []
+        word.append(glyph)
+    if word:
+        yield word
+
+
+def read_glyphs(items: list[_Glyph], chars: list[Any]) -> Iterator[tuple[_Glyph, tuple[str, float]]]:
+    """Pair glyphs with what Tesseract read there.
+
+    A word of glyphs that overlaps one recognised word with as many
+    characters is paired letter by letter: Tesseract's word text is far more
+    reliable than its character boxes. Other glyphs fall back to the
+    characters found inside their own box. Blank glyphs read as a space.
+    """
+    words: dict[int, list[Any]] = {}
+    for ch in chars:
+        words.setdefault(ch.word, []).append(ch)
+    boxes = {w: _union(c.box for c in cs) for w, cs in words.items()}
+    for glyph in items:
+        if glyph.blank:
+            yield glyph, (" ", 100.0)
+    for word in _glyph_words(items):
+        box = _union(g.box for g in word)
+        best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
+        if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
+            ocr_word = sorted(words[best], key=lambda c: c.box[0])
+            for glyph, ch in zip(word, ocr_word):
+                yield glyph, (ch.text, ch.conf)
+            continue
+        for glyph in word:
+            got = _reading(glyph, chars)
+            if got is not None:
+                yield glyph, got
+
+
+def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
+    """What OCR read inside one glyph's box: the characters centred in it, left to right."""
+    if glyph.blank:
+        return " ", 100.0
+    x0, y0, x1, y1 = glyph.box
+    pad = 0.15 * max(x1 - x0, y1 - y0)
+    inside = [c for c in chars
+              if x0 - pad <= (c.box[0] + c.box[2]) / 2 <= x1 + pad
+              and y0 - pad <= (c.box[1] + c.box[3]) / 2 <= y1 + pad]
+    if not inside:
+        # A small mark (a period) may be boxed a little off: take the character mostly inside.
+        def share(c: Any) -> float:
+            w = max(0.0, min(x1 + pad, c.box[2]) - max(x0 - pad, c.box[0]))
+            h = max(0.0, min(y1 + pad, c.box[3]) - max(y0 - pad, c.box[1]))
+            area = max(1.0, (c.box[2] - c.box[0]) * (c.box[3] - c.box[1]))
+            return w * h / area
+
+        best = max(chars, key=share, default=None)
+        if best is None or share(best) < 0.5:
+            return None
+        inside = [best]
+    inside.sort(key=lambda c: c.box[0])
+    return "".join(c.text for c in inside), min(c.conf for c in inside)
+
+
+def vote(readings: Mapping[int, list[tuple[str, float]]], counts: Mapping[int, int]) -> dict[int, str]:
+    """The reading each code gets: enough votes that agree, or nothing."""
+    out: dict[int, str] = {}
+    for code, seen in readings.items():
+        tally = Counter(text for text, _ in seen)
+        text, n = tally.most_common(1)[0]
+        if n / len(seen) < MIN_AGREEMENT or not usable_text(text.strip() or text):
+            continue
+        if n >= MIN_VOTES:
+            out[code] = text
+        elif counts.get(code, 0) == 1 and max(c for t, c in seen if t == text) >= SINGLE_VOTE_CONF:
+            out[code] = text
+    return out
+
+
+def from_glyphs(data: bytes, usages: Iterable[FontUsage], lang: str, *,
+                dpi: int = 300) -> dict[tuple[int, int], Recovery]:
+    """Source c: read the glyphs with Tesseract and vote per code across the whole document.
+
+    ``data`` is the PDF the usages were collected from. Pages turned by
+    /Rotate are left out (their boxes would need turning too); fonts whose
+    glyphs cannot be paired with PDFium's characters get no votes.
+    """
+    import pypdfium2
+
+    from . import ocr
+
+    wanted = list(usages)
+    readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {u.key: {} for u in wanted}
+    pages = sorted({p for u in wanted for p in u.pages})
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        for index in pages:
+            page = doc[index]
+            if page.get_rotation() % 360:
+                continue
+            names: dict[str, FontUsage] = {}
+            dupes: set[str] = set()
+            for u in wanted:
+                if index in u.pages:
+                    (dupes.add(u.name) if u.name in names else names.__setitem__(u.name, u))
+            for name in dupes:
+                names.pop(name, None)
+            if not names:
+                continue
+            scale = dpi / 72
+            glyphs = _pdfium_glyphs(page, names, index, scale)
+            if not glyphs:
+                continue
+            image = page.render(scale=scale).to_pil().convert("L")
+            chars = ocr.recognise(image, lang)
+            for key, items in glyphs.items():
+                for glyph, got in read_glyphs(items, chars):
+                    readings[key].setdefault(glyph.code, []).append(got)
+    finally:
+        doc.close()
+    out: dict[tuple[int, int], Recovery] = {}
+    for usage in wanted:
+        mapping = vote(readings[usage.key], usage.codes())
+        if mapping:
+            out[usage.key] = Recovery(mapping, "ocr-glyphs", coverage(usage, mapping), usage.glyphs,
+                                      f"Tesseract ({lang}) read {len(mapping)} of "
+                                      f"{len(usage.codes())} codes")
+    return out
