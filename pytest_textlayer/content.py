@@ -1,0 +1,604 @@
+"""Walk a page's content and count what it draws: glyphs per font and code, raster images.
+
+The classifier's first rungs need facts, not text: how many glyphs each font
+draws (so a page is judged by the glyphs it shows, not by the fonts its
+resources list), which of them have no route to Unicode, how many are
+invisible (an OCR layer), and how much of the page raster images cover (a
+scan). Glyphs are drawn by the page's content, by Form XObjects, by
+annotations' appearance streams (a FreeText annotation may be a page's only
+text); Type3 glyph procedures draw shapes and images, not text.
+Marked content with /ActualText supplies the text of the glyphs it covers,
+so those glyphs count as good whatever their font says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .fonts import FontInfo, analyse_font
+from .model import FontStatus
+
+if TYPE_CHECKING:
+    import pikepdf
+
+#: Nesting depth of Form XObjects and Type3 glyph procedures followed before giving up.
+MAX_DEPTH = 12
+#: An image holds text only if it has at least this many pixels on its shorter side...
+MIN_IMAGE_SIDE_PX = 16
+#: ... and this many pixels in all (a 64×64 image can hold a word).
+MIN_IMAGE_PIXELS = 64 * 64
+#: ... and is placed at least this large on the page, in points on each side.
+MIN_IMAGE_SIDE_PT = 12.0
+#: Resolution of the grid that measures the union of image areas.
+GRID = 64
+#: The operators the walk needs; everything else is skipped by the parser.
+OPERATORS = (
+    "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
+    "S s f F f* B B* b b* sh"
+)
+_PAINT = frozenset({"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "sh"})
+_INVISIBLE_MODES = frozenset({3, 7})
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _mul(m: Matrix, n: Matrix) -> Matrix:
+    """m then n (PDF row-vector convention: p' = p × m × n)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    )
+
+
+def _bbox(
+    m: Matrix, box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+) -> tuple[float, ...]:
+    x0, y0, x1, y1 = box
+    xs, ys = [], []
+    for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        xs.append(m[0] * x + m[2] * y + m[4])
+        ys.append(m[1] * x + m[3] * y + m[5])
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _matrix(obj: Any) -> Matrix | None:
+    try:
+        values = tuple(float(v) for v in obj)
+    except (TypeError, ValueError):
+        return None
+    if len(values) != 6:
+        return None
+    return values  # type: ignore[return-value]
+
+
+@dataclass
+class FontUse:
+    """One font as one page uses it."""
+
+    font: FontInfo
+    glyphs: int = 0
+    bad_glyphs: int = 0
+    #: Codes drawn outside ActualText (the ones the font's route must decode).
+    codes: Counter[int] = field(default_factory=Counter)
+    #: Glyphs drawn in render mode 3 or 7.
+    invisible_glyphs: int = 0
+    #: Glyphs inside marked content with /ActualText (counted as good).
+    actual_text_glyphs: int = 0
+
+    def judge(self) -> tuple[FontStatus, str, str | None]:
+        """(status, route, evidence) for this page's glyphs; see :meth:`FontInfo.judge_use`."""
+        return self.font.judge_use(self.codes)
+
+    @property
+    def status(self) -> FontStatus:
+        return self.judge()[0]
+
+    @property
+    def route(self) -> str:
+        return self.judge()[1]
+
+    @property
+    def problem(self) -> str | None:
+        return self.judge()[2]
+
+
+@dataclass
+class PageContent:
+    """What one page draws (see the module docstring)."""
+
+    fonts: list[FontUse]
+    glyphs: int
+    bad_glyphs: int
+    invisible_glyphs: int
+    image_coverage: float
+    images: int
+    #: Images too small (in pixels or on the page) to hold text.
+    small_images: int = 0
+    #: Glyphs drawn by annotations' appearance streams.
+    annotation_glyphs: int = 0
+    #: Glyphs covered by /ActualText.
+    actual_text_glyphs: int = 0
+    #: Path-painting and shading operators (vector art).
+    paths: int = 0
+    #: Page box used for coverage: (x0, y0, x1, y1).
+    box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
+    #: Parts of the page that could not be read (skipped), one line each.
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def bad_share(self) -> float:
+        """Share of drawn glyphs that have no usable route (0 when nothing is drawn)."""
+        return self.bad_glyphs / self.glyphs if self.glyphs else 0.0
+
+
+@dataclass
+class _State:
+    ctm: Matrix = IDENTITY
+    font: FontInfo | None = None
+    font_key: Any = None
+    size: float = 0.0
+    render: int = 0
+    scale: float = 1.0
+    rise: float = 0.0
+    leading: float = 0.0
+
+    def copy(self) -> _State:
+        return _State(
+            self.ctm,
+            self.font,
+            self.font_key,
+            self.size,
+            self.render,
+            self.scale,
+            self.rise,
+            self.leading,
+        )
+
+
+class _Walker:
+    def __init__(
+        self, pdf: pikepdf.Pdf, cache: dict[Any, FontInfo], box: tuple[float, ...]
+    ) -> None:
+        self.pdf = pdf
+        self.cache = cache
+        self.box = box
+        self.uses: dict[Any, FontUse] = {}
+        self.images = 0
+        self.small_images = 0
+        self.paths = 0
+        self.annotation_glyphs = 0
+        self.in_annotation = False
+        self.grid = bytearray(GRID * GRID)
+        self.errors: list[str] = []
+        self.active: set[Any] = set()
+        self.type3_done: set[tuple[Any, int]] = set()
+
+    # -- resources ----------------------------------------------------------------------------
+    def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo] | None:
+        import pikepdf
+
+        try:
+            fonts = resources.get("/Font") if resources is not None else None
+            obj = fonts.get(name) if isinstance(fonts, pikepdf.Dictionary) else None
+        except Exception:
+            obj = None
+        if not isinstance(obj, pikepdf.Dictionary):
+            return None
+        key = obj.objgen if obj.is_indirect else ("direct", id(resources), str(name))
+        info = self.cache.get(key)
+        if info is None:
+            info = analyse_font(obj)
+            self.cache[key] = info
+        return key, info
+
+    # -- images -------------------------------------------------------------------------------
+    def image(self, width: int, height: int, ctm: Matrix) -> None:
+        x0, y0, x1, y1 = _bbox(ctm)
+        if (
+            min(width, height) < MIN_IMAGE_SIDE_PX
+            or width * height < MIN_IMAGE_PIXELS
+            or min(x1 - x0, y1 - y0) < MIN_IMAGE_SIDE_PT
+        ):
+            self.small_images += 1
+            return
+        self.images += 1
+        bx0, by0, bx1, by1 = self.box
+        w, h = bx1 - bx0, by1 - by0
+        if w <= 0 or h <= 0:
+            return
+        i0 = max(0, int((x0 - bx0) / w * GRID))
+        i1 = min(GRID, int((x1 - bx0) / w * GRID + 0.999))
+        j0 = max(0, int((y0 - by0) / h * GRID))
+        j1 = min(GRID, int((y1 - by0) / h * GRID + 0.999))
+        if i1 <= i0 or j1 <= j0:
+            return
+        row = b"\x01" * (i1 - i0)
+        for j in range(j0, j1):
+            self.grid[j * GRID + i0 : j * GRID + i1] = row
+
+    def coverage(self) -> float:
+        return self.grid.count(1) / (GRID * GRID)
+
+    # -- the walk -----------------------------------------------------------------------------
+    def walk(
+        self,
+        source: Any,
+        resources: Any,
+        state: _State,
+        depth: int,
+        *,
+        type3: bool = False,
+        what: str = "content",
+    ) -> None:
+        """Interpret one content stream (page, form, glyph procedure or appearance)."""
+        import pikepdf
+
+        if depth > MAX_DEPTH:
+            self.errors.append(f"{what}: nested deeper than {MAX_DEPTH} levels, not followed")
+            return
+        try:
+            instructions = pikepdf.parse_content_stream(source, OPERATORS)
+        except Exception as exc:
+            self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+            return
+        stack: list[_State] = []
+        marked: list[bool] = []  # per open marked-content sequence: does it carry ActualText?
+        actual = 0
+        tm: Matrix = IDENTITY
+        tlm: Matrix = IDENTITY
+        for inst in instructions:
+            if isinstance(inst, pikepdf.ContentStreamInlineImage):
+                image = inst.iimage
+                try:
+                    self.image(int(image.width), int(image.height), state.ctm)
+                except Exception:
+                    self.small_images += 1
+                continue
+            op = str(inst.operator)
+            args = inst.operands
+            try:
+                if op in ("Tj", "'", '"'):
+                    if op != "Tj":
+                        tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
+                        tm = tlm
+                    if args:
+                        self.show([args[-1]], state, resources, tm, depth, type3, actual > 0)
+                elif op == "TJ":
+                    if args:
+                        self.show(list(args[0]), state, resources, tm, depth, type3, actual > 0)
+                elif op == "Tf":
+                    found = self.font(resources, args[0]) if args else None
+                    state.font_key, state.font = found if found else (None, None)
+                    if found is None and args:
+                        self.errors.append(f"{what}: font {args[0]} is not in the resources")
+                    state.size = float(args[1]) if len(args) > 1 else state.size
+                elif op == "Tr":
+                    state.render = int(args[0])
+                elif op == "q":
+                    stack.append(state.copy())
+                elif op == "Q":
+                    if stack:
+                        state = stack.pop()
+                elif op == "cm":
+                    m = _matrix(args)
+                    if m is not None:
+                        state.ctm = _mul(m, state.ctm)
+                elif op == "BT":
+                    tm = tlm = IDENTITY
+                elif op == "Tm":
+                    m = _matrix(args)
+                    if m is not None:
+                        tm = tlm = m
+                elif op in ("Td", "TD"):
+                    tx, ty = float(args[0]), float(args[1])
+                    if op == "TD":
+                        state.leading = -ty
+                    tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
+                    tm = tlm
+                elif op == "T*":
+                    tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
+                    tm = tlm
+                elif op == "TL":
+                    state.leading = float(args[0])
+                elif op == "Tz":
+                    state.scale = float(args[0]) / 100.0
+                elif op == "Ts":
+                    state.rise = float(args[0])
+                elif op == "Do":
+                    if args:
+                        self.do(args[0], resources, state, depth, type3, what)
+                elif op == "BDC":
+                    has = _has_actual_text(args, resources)
+                    marked.append(has)
+                    actual += has
+                elif op == "BMC":
+                    marked.append(False)
+                elif op == "EMC":
+                    if marked:
+                        actual -= marked.pop()
+                elif op in _PAINT:
+                    self.paths += 1
+            except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
+                continue  # a malformed operand skips its operator, as viewers do
+
+    def show(
+        self,
+        items: list[Any],
+        state: _State,
+        resources: Any,
+        tm: Matrix,
+        depth: int,
+        type3: bool,
+        actual: bool,
+    ) -> None:
+        import pikepdf
+
+        info = state.font
+        if info is None or type3:
+            return  # no font selected (broken file) or inside a glyph procedure: not text
+        codes: list[int] = []
+        for item in items:
+            if isinstance(item, pikepdf.String):
+                codes.extend(info.split_codes(bytes(item)))
+        if not codes:
+            return
+        use = self.uses.get(state.font_key)
+        if use is None:
+            use = self.uses[state.font_key] = FontUse(info)
+        n = len(codes)
+        use.glyphs += n
+        if self.in_annotation:
+            self.annotation_glyphs += n
+        if state.render in _INVISIBLE_MODES:
+            use.invisible_glyphs += n
+        if actual:
+            use.actual_text_glyphs += n
+        else:
+            use.codes.update(codes)
+        if info.subtype == "Type3" and depth < MAX_DEPTH:
+            self.type3(state, resources, codes, tm, depth)
+
+    def type3(
+        self, state: _State, resources: Any, codes: list[int], tm: Matrix, depth: int
+    ) -> None:
+        """Walk the glyph procedures drawn (once per font and code): they may paint images."""
+        import pikepdf
+
+        key = state.font_key
+        fresh = [c for c in set(codes) if (key, c) not in self.type3_done]
+        if not fresh:
+            return
+        try:
+            font = (
+                self.pdf.get_object(key) if isinstance(key, tuple) and key[0] != "direct" else None
+            )
+        except Exception:
+            font = None
+        if not isinstance(font, pikepdf.Dictionary):
+            return
+        procs = font.get("/CharProcs")
+        if not isinstance(procs, pikepdf.Dictionary):
+            return
+        font_matrix = _matrix(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])) or IDENTITY
+        own = font.get("/Resources", resources)
+        text_space = _mul(
+            _mul(font_matrix, (state.size * state.scale, 0, 0, state.size, 0, state.rise)),
+            _mul(tm, state.ctm),
+        )
+        for code in fresh:
+            self.type3_done.add((key, code))
+            name = _type3_name(font, code)
+            if name is None:
+                continue
+            proc = procs.get(name)
+            if isinstance(proc, pikepdf.Stream):
+                sub = _State(ctm=text_space)
+                self.walk(proc, own, sub, depth + 1, type3=True, what=f"Type3 glyph {name}")
+
+    def do(
+        self, name: Any, resources: Any, state: _State, depth: int, type3: bool, what: str
+    ) -> None:
+        import pikepdf
+
+        xobjects = resources.get("/XObject") if resources is not None else None
+        obj = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
+        if not isinstance(obj, pikepdf.Stream):
+            return
+        sub = obj.get("/Subtype")
+        if sub == pikepdf.Name.Image:
+            self.image(int(obj.get("/Width", 0)), int(obj.get("/Height", 0)), state.ctm)
+        elif sub == pikepdf.Name.Form:
+            key = obj.objgen
+            if key in self.active:
+                self.errors.append(f"{what}: form {name} draws itself, not followed")
+                return
+            self.active.add(key)
+            inner = state.copy()
+            m = _matrix(obj.get("/Matrix", IDENTITY))
+            if m is not None:
+                inner.ctm = _mul(m, inner.ctm)
+            try:
+                self.walk(
+                    obj,
+                    obj.get("/Resources", resources),
+                    inner,
+                    depth + 1,
+                    type3=type3,
+                    what=f"form {name}",
+                )
+            finally:
+                self.active.discard(key)
+
+    def annotations(self, page: Any, depth: int) -> None:
+        """Walk the normal appearance of each visible annotation, placed on its Rect."""
+        import pikepdf
+
+        annots = page.get("/Annots")
+        if not isinstance(annots, pikepdf.Array):
+            return
+        for annot in annots:
+            if not isinstance(annot, pikepdf.Dictionary):
+                continue
+            try:
+                flags = int(annot.get("/F", 0))
+            except (TypeError, ValueError):
+                flags = 0
+            if flags & 2 or flags & 32 or annot.get("/Subtype") == pikepdf.Name.Popup:
+                continue  # hidden or no-view annotations draw nothing
+            ap = annot.get("/AP")
+            normal = ap.get("/N") if isinstance(ap, pikepdf.Dictionary) else None
+            if isinstance(normal, pikepdf.Dictionary) and not isinstance(normal, pikepdf.Stream):
+                state_name = annot.get("/AS")
+                normal = normal.get(str(state_name)) if state_name is not None else None
+            if not isinstance(normal, pikepdf.Stream):
+                continue
+            rect = _matrix(list(annot.get("/Rect", [])) + [0, 0])
+            bbox = _matrix(list(normal.get("/BBox", [0, 0, 1, 1])) + [0, 0])
+            form_m = _matrix(normal.get("/Matrix", IDENTITY)) or IDENTITY
+            ctm = IDENTITY
+            if rect is not None and bbox is not None:
+                x0, y0, x1, y1 = _bbox(form_m, (bbox[0], bbox[1], bbox[2], bbox[3]))
+                rx0, ry0 = min(rect[0], rect[2]), min(rect[1], rect[3])
+                rx1, ry1 = max(rect[0], rect[2]), max(rect[1], rect[3])
+                sx = (rx1 - rx0) / (x1 - x0) if x1 > x0 else 1.0
+                sy = (ry1 - ry0) / (y1 - y0) if y1 > y0 else 1.0
+                ctm = _mul(form_m, (sx, 0, 0, sy, rx0 - x0 * sx, ry0 - y0 * sy))
+            self.in_annotation = True
+            try:
+                self.walk(
+                    normal,
+                    normal.get("/Resources"),
+                    _State(ctm=ctm),
+                    depth + 1,
+                    what="annotation appearance",
+                )
+            finally:
+                self.in_annotation = False
+
+
+def _type3_name(font: Any, code: int) -> Any:
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    diffs = enc.get("/Differences") if isinstance(enc, pikepdf.Dictionary) else None
+    if not isinstance(diffs, pikepdf.Array):
+        return None
+    current = 0
+    found = None
+    for item in diffs:
+        if isinstance(item, pikepdf.Name):
+            if current == code:
+                found = item
+            current += 1
+        else:
+            try:
+                current = int(item)
+            except (TypeError, ValueError):
+                continue
+    return found
+
+
+def _has_actual_text(args: Any, resources: Any) -> bool:
+    import pikepdf
+
+    if len(args) < 2:
+        return False
+    props = args[1]
+    if isinstance(props, pikepdf.Name):
+        table = resources.get("/Properties") if resources is not None else None
+        props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
+    return isinstance(props, pikepdf.Dictionary) and "/ActualText" in props
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
+
+
+def page_box(page: Any) -> tuple[float, float, float, float]:
+    """CropBox clipped to the MediaBox (the visible page), else the MediaBox, else Letter."""
+    media = _matrix(list(page.get("/MediaBox", [0, 0, 612, 792])) + [0, 0])
+    if media is None:
+        media = (0.0, 0.0, 612.0, 792.0, 0.0, 0.0)
+    mx0, my0 = min(media[0], media[2]), min(media[1], media[3])
+    mx1, my1 = max(media[0], media[2]), max(media[1], media[3])
+    crop = page.get("/CropBox")
+    if crop is not None:
+        c = _matrix(list(crop) + [0, 0])
+        if c is not None:
+            cx0, cy0 = max(min(c[0], c[2]), mx0), max(min(c[1], c[3]), my0)
+            cx1, cy1 = min(max(c[0], c[2]), mx1), min(max(c[1], c[3]), my1)
+            if cx1 > cx0 and cy1 > cy0:
+                return cx0, cy0, cx1, cy1
+    return mx0, my0, mx1, my1
+
+
+def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> PageContent:
+    """Walk page ``page_index`` (0-based) and count what it draws.
+
+    ``cache`` maps font objgen to :class:`FontInfo`; keep one per open Pdf so a
+    font shared by many pages is analysed once. Malformed parts are skipped and
+    listed in ``errors``; a page whose content cannot be read at all raises a
+    one-line ``ValueError``.
+    """
+    import pikepdf
+
+    try:
+        page = pdf.pages[page_index].obj
+    except (IndexError, pikepdf.PdfError) as exc:
+        raise ValueError(f"page {page_index + 1}: cannot be read ({_one_line(exc)})") from None
+    box = page_box(page)
+    walker = _Walker(pdf, cache, box)
+    resources = page.get("/Resources")
+    contents = page.get("/Contents")
+    if isinstance(contents, pikepdf.Array):
+        try:
+            instructions_ok = True
+            pikepdf.parse_content_stream(pdf.pages[page_index], "q")
+        except Exception:
+            instructions_ok = False
+        if instructions_ok:
+            walker.walk(
+                pdf.pages[page_index], resources, _State(), 0, what=f"page {page_index + 1}"
+            )
+        else:  # one bad part: read the others one by one
+            for part in contents:
+                if isinstance(part, pikepdf.Stream):
+                    walker.walk(part, resources, _State(), 0, what=f"page {page_index + 1}")
+    elif isinstance(contents, pikepdf.Stream):
+        walker.walk(pdf.pages[page_index], resources, _State(), 0, what=f"page {page_index + 1}")
+    if (
+        contents is not None
+        and walker.errors
+        and walker.errors[0].startswith(f"page {page_index + 1}:")
+        and "malformed" in walker.errors[0]
+        and not walker.uses
+        and not walker.images
+    ):
+        raise ValueError(walker.errors[0])
+    walker.annotations(page, 0)
+    uses = list(walker.uses.values())
+    for use in uses:
+        use.bad_glyphs = sum(n for code, n in use.codes.items() if use.font.is_bad_code(code))
+    return PageContent(
+        fonts=uses,
+        glyphs=sum(u.glyphs for u in uses),
+        bad_glyphs=sum(u.bad_glyphs for u in uses),
+        invisible_glyphs=sum(u.invisible_glyphs for u in uses),
+        image_coverage=walker.coverage(),
+        images=walker.images,
+        small_images=walker.small_images,
+        annotation_glyphs=walker.annotation_glyphs,
+        actual_text_glyphs=sum(u.actual_text_glyphs for u in uses),
+        paths=walker.paths,
+        box=box,
+        errors=walker.errors,
+    )

@@ -1,0 +1,941 @@
+"""Static analysis of one PDF font: its route to Unicode, and which of its codes have none.
+
+Follows the taxonomy (docs: /design/taxonomy.md): the specification's three
+routes (a sane ToUnicode, a named encoding or AGL glyph names, a CJK
+collection) make a font *usable*; an embedded ``cmap``/``post``/charset that
+only some readers use makes it *recoverable*; nothing at all makes it
+*severed*; a route that leads to PUA, U+FFFD or one collapsed value makes it
+*wrong*. Badness is also judged per code, because a page is condemned by the
+glyphs it draws, not by the font's worst corner: :meth:`FontInfo.judge_use`
+turns the codes a page draws into the status and evidence for that page.
+
+The caller caches :func:`analyse_font` per font object (its objgen); the font
+program is parsed with fontTools lazily and only when no specified route
+exists or a charset check needs it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cmaps import CMap, parse_cmap
+from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
+from .model import FontStatus
+
+if TYPE_CHECKING:
+    import pikepdf
+
+#: Orderings whose CIDs the Adobe-<ordering>-UCS2 tables decode (PDF 2.0 adds KR).
+CJK_ORDERINGS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
+STANDARD_14 = frozenset(
+    {
+        "Courier",
+        "Courier-Bold",
+        "Courier-Oblique",
+        "Courier-BoldOblique",
+        "Helvetica",
+        "Helvetica-Bold",
+        "Helvetica-Oblique",
+        "Helvetica-BoldOblique",
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Italic",
+        "Times-BoldItalic",
+        "Symbol",
+        "ZapfDingbats",
+    }
+)
+#: Values that carry no information in a ToUnicode map (veraPDF forbids the first three).
+NULL_VALUES = frozenset("\x00\ufeff\ufffe\ufffd\uffff")
+#: A ToUnicode is judged by its share of bad entries over this many codes at least.
+MIN_ENTRIES_FOR_VERDICT = 1
+
+# Why a code is bad: the status it gives a page, the route name, and the phrase for the evidence.
+REASONS: dict[str, tuple[FontStatus, str, str]] = {
+    "unmapped": (FontStatus.SEVERED, "partial", "ToUnicode has no entry"),
+    "null": (
+        FontStatus.SEVERED,
+        "null",
+        "ToUnicode maps to a null value (U+0000/FFFD/FEFF/FFFE/FFFF)",
+    ),
+    "control": (FontStatus.SEVERED, "null", "ToUnicode maps to control characters"),
+    "pua": (FontStatus.WRONG, "pua", "the route leads into the Private Use Area"),
+    "collapsed": (FontStatus.WRONG, "collapsed", "ToUnicode maps many codes onto one value"),
+    "nocode": (FontStatus.SEVERED, "encoding", "the encoding defines no glyph for the code"),
+    "nonagl": (FontStatus.SEVERED, "agl", "glyph names outside the Adobe Glyph List"),
+    "notinfont": (
+        FontStatus.WRONG,
+        "encoding",
+        "the encoding's glyph name is not in the embedded font",
+    ),
+}
+
+
+def _is_pua(text: str) -> bool:
+    return any(0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000 for c in text)
+
+
+def value_reason(text: str) -> str | None:
+    """Why a mapped value is useless (``null``, ``control``, ``pua``), or None when it is fine."""
+    if not text or all(c in NULL_VALUES for c in text):
+        return "null"
+    if all(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in text):
+        return "control"
+    if _is_pua(text):
+        return "pua"
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class FontInfo:
+    """One font's route to Unicode, with per-code badness (see the module docstring)."""
+
+    name: str
+    subtype: str
+    encoding: str | None
+    route: str
+    status: FontStatus
+    problem: str | None
+    #: ``(width, low, high)`` codespace ranges used to split shown strings into codes.
+    code_ranges: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)
+    #: The text the specification's route gives per code (bad values included).
+    unicode: Mapping[int, str] = field(default_factory=dict)
+    #: Codes known to be bad, with the reason key (see :data:`REASONS`).
+    bad: Mapping[int, str] = field(default_factory=dict)
+    #: Reason key for codes neither in ``unicode`` nor in ``bad``; None when such codes are fine.
+    missing: str | None = None
+    #: Text recoverable from the embedded program outside the spec's routes (cmap, post, charset).
+    recovered: Mapping[int, str] = field(default_factory=dict)
+    embedded: bool = False
+    #: The kind of embedded program: TrueType, CFF, CIDCFF, Type1, OpenType, or None.
+    program: str | None = None
+
+    # -- codes -------------------------------------------------------------------------------
+    def split_codes(self, data: bytes) -> list[int]:
+        """The character codes of one shown string, read through the font's codespace."""
+        ranges = self.code_ranges
+        if len(ranges) == 1:
+            width = ranges[0][0]
+            if width == 1:
+                return list(data)
+            if width == 2:
+                n = len(data) // 2
+                return [data[2 * i] << 8 | data[2 * i + 1] for i in range(n)]
+        return _split_mixed(data, ranges)
+
+    def is_bad_code(self, code: int) -> bool:
+        """True when this code has no usable route to Unicode."""
+        if code in self.bad:
+            return True
+        if code in self.unicode:
+            return False
+        return self.missing is not None
+
+    def why(self, code: int) -> str | None:
+        """The reason key why ``code`` is bad, or None."""
+        reason = self.bad.get(code)
+        if reason is not None:
+            return reason
+        return None if code in self.unicode else self.missing
+
+    def to_unicode(self, code: int) -> str | None:
+        """The text the spec's route gives for ``code`` (even a bad one), None when none."""
+        return self.unicode.get(code)
+
+    def recover(self, code: int) -> str | None:
+        """Text for ``code`` from the embedded program (cmap inversion, post or charset names)."""
+        return self.recovered.get(code)
+
+    # -- judging a page's use of the font -----------------------------------------------------
+    def judge_use(self, codes: Mapping[int, int]) -> tuple[FontStatus, str, str | None]:
+        """Status, route and evidence for the glyphs one page draws with this font.
+
+        A font that is fine for the codes drawn is usable on that page even if
+        other codes are bad; a whole-font failure keeps the font's own words.
+        """
+        total = sum(codes.values())
+        reasons: Counter[str] = Counter()
+        for code, n in codes.items():
+            why = self.why(code)
+            if why is not None:
+                reasons[why] += n
+        bad = sum(reasons.values())
+        if not bad:
+            if self.status is FontStatus.USABLE or not total:
+                return self.status, self.route, self.problem
+            return FontStatus.USABLE, self.route, None
+        drawn = f"{bad} of {total} glyphs drawn"
+        key, _ = reasons.most_common(1)[0]
+        if self.status is not FontStatus.USABLE and (
+            key == "font" or REASONS[key][1] == self.route
+        ):
+            return self.status, self.route, f"{self.problem} ({drawn})"
+        status, route, phrase = REASONS[key]
+        if key == "unmapped":
+            problem = f"ToUnicode covers {total - bad} of {total} glyphs drawn"
+        else:
+            problem = f"{phrase} for {drawn}"
+        if key == "nonagl":
+            names = sorted(
+                {self.unicode.get(c, "") for c in codes if self.why(c) == "nonagl"} - {""}
+            )
+            if names:
+                problem += f" (e.g. {', '.join(names[:3])})"
+        return status, route, problem
+
+
+def _split_mixed(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[int]:
+    """Codespace matching of PDF 9.7.6.2: the shortest width whose range holds the bytes read."""
+    widths = sorted({w for w, _, _ in ranges})
+    out: list[int] = []
+    i, n = 0, len(data)
+    while i < n:
+        for width in widths:
+            if i + width > n:
+                break
+            value = int.from_bytes(data[i : i + width], "big")
+            if any(w == width and lo <= value <= hi for w, lo, hi in ranges):
+                out.append(value)
+                i += width
+                break
+        else:
+            # No range matches: consume the shortest width (as Acrobat does) and go on.
+            width = min(widths[0], n - i)
+            out.append(int.from_bytes(data[i : i + width], "big"))
+            i += width
+    return out
+
+
+# -- predefined CMaps --------------------------------------------------------------------------
+_ONE_TWO_EUC = ((1, 0x00, 0x80), (2, 0x8E00, 0xFEFF))
+_RKSJ = ((1, 0x00, 0x80), (1, 0xA0, 0xDF), (2, 0x8140, 0x9FFC), (2, 0xE040, 0xFCFC))
+_BIG5 = ((1, 0x00, 0x80), (2, 0xA140, 0xFEFE))
+_UHC = ((1, 0x00, 0x80), (2, 0x8141, 0xFEFE))
+_TWO = ((2, 0x0000, 0xFFFF),)
+
+
+def predefined_ranges(name: str) -> tuple[tuple[int, int, int], ...]:
+    """Codespace of a predefined CMap by name (sane defaults; exact for the common ones)."""
+    if "RKSJ" in name:
+        return _RKSJ
+    if (
+        "EUC" in name
+        or name.startswith(("GBK-", "GBKp-", "GBK2K", "GBT-", "GB-"))
+        and "EUC" in name
+    ):
+        return _ONE_TWO_EUC
+    if name.startswith(("GBK-", "GBKp-", "GBK2K-")):
+        return ((1, 0x00, 0x80), (2, 0x8140, 0xFEFE))
+    if "B5" in name:
+        return _BIG5
+    if "UHC" in name:
+        return _UHC
+    if "UTF32" in name:
+        return ((4, 0, 0x10FFFF),)
+    if "UTF8" in name:
+        return (
+            (1, 0x00, 0x7F),
+            (2, 0xC080, 0xDFBF),
+            (3, 0xE08080, 0xEFBFBF),
+            (4, 0xF0808080, 0xF4BFBFBF),
+        )
+    return _TWO
+
+
+# -- helpers over pikepdf objects --------------------------------------------------------------
+def _name(obj: Any) -> str | None:
+    import pikepdf
+
+    if isinstance(obj, pikepdf.Name):
+        return str(obj)[1:]
+    return None
+
+
+def _text(obj: Any) -> str:
+    try:
+        return str(obj)
+    except Exception:
+        return ""
+
+
+def _is_stream(obj: Any) -> bool:
+    import pikepdf
+
+    return isinstance(obj, pikepdf.Stream)
+
+
+def _read(stream: Any) -> bytes:
+    try:
+        return bytes(stream.read_bytes())
+    except Exception:
+        return b""
+
+
+def _font_program(descriptor: Any) -> tuple[str | None, bytes]:
+    """(kind, bytes) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
+    import pikepdf
+
+    if not isinstance(descriptor, pikepdf.Dictionary):
+        return None, b""
+    for key, kind in (("/FontFile2", "TrueType"), ("/FontFile", "Type1"), ("/FontFile3", None)):
+        stream = descriptor.get(key)
+        if _is_stream(stream):
+            if kind is None and stream is not None:
+                sub = _name(stream.get("/Subtype")) or ""
+                kind = {"Type1C": "CFF", "CIDFontType0C": "CIDCFF", "OpenType": "OpenType"}.get(
+                    sub, "CFF"
+                )
+            return kind, _read(stream)
+    return None, b""
+
+
+def _flags(descriptor: Any) -> int:
+    try:
+        return int(descriptor.get("/Flags", 0))
+    except Exception:
+        return 0
+
+
+# -- font programs -----------------------------------------------------------------------------
+@dataclass
+class _Program:
+    """What the embedded font program offers: names by code or GID, and its unicode cmap."""
+
+    kind: str | None
+    builtin: dict[int, str] = field(
+        default_factory=dict
+    )  # code -> name (Type1/CFF built-in encoding)
+    glyph_names: list[str] | None = None  # GID -> name (CFF charset, TrueType post format 2)
+    cmap: dict[int, int] = field(default_factory=dict)  # unicode -> GID
+    cmap_kinds: tuple[tuple[int, int], ...] = ()
+    symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
+    post_format: float | None = None
+    cid_keyed: bool = False
+    error: str | None = None
+
+    @property
+    def names(self) -> set[str]:
+        return set(self.glyph_names or ())
+
+
+def _load_cff(data: bytes) -> _Program:
+    from fontTools.cffLib import CFFFontSet
+
+    prog = _Program("CFF")
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    top = cff[cff.fontNames[0]]
+    prog.cid_keyed = hasattr(top, "ROS")
+    charset = list(top.charset or [])
+    if prog.cid_keyed:
+        prog.kind = "CIDCFF"
+        return prog
+    prog.glyph_names = charset
+    enc = getattr(top, "Encoding", "StandardEncoding")
+    if isinstance(enc, str):
+        prog.builtin = dict(encoding_table("StandardEncoding")) if enc == "StandardEncoding" else {}
+    else:
+        prog.builtin = {c: n for c, n in enumerate(enc) if n and n != ".notdef"}
+    return prog
+
+
+_T1_ENC = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put")
+
+
+def _load_type1(data: bytes, length1: int) -> _Program:
+    prog = _Program("Type1")
+    clear = data[: length1 or len(data)]
+    start = clear.find(b"/Encoding")
+    if start < 0:
+        return prog
+    head = clear[start : start + 64]
+    if b"StandardEncoding" in head:
+        prog.builtin = dict(encoding_table("StandardEncoding"))
+    else:
+        end = clear.find(b"readonly def", start)
+        chunk = clear[start : end if end > 0 else len(clear)]
+        prog.builtin = {
+            int(c): n.decode("latin-1") for c, n in _T1_ENC.findall(chunk) if int(c) < 256
+        }
+    return prog
+
+
+def _load_sfnt(data: bytes, kind: str) -> _Program:
+    from fontTools.ttLib import TTFont
+
+    prog = _Program(kind)
+    font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    kinds: list[tuple[int, int]] = []
+    if "cmap" in font:
+        best: dict[int, str] | None = None
+        for table in font["cmap"].tables:
+            kinds.append((table.platformID, table.platEncID))
+            unicode = table.platformID == 0 or (
+                table.platformID == 3 and table.platEncID in (1, 10)
+            )
+            if unicode and (best is None or len(table.cmap) > len(best)):
+                best = table.cmap
+            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
+                prog.symbol_cmap = {c: font.getGlyphID(n) for c, n in table.cmap.items()}
+        if best:
+            prog.cmap = {u: font.getGlyphID(n) for u, n in best.items()}
+    prog.cmap_kinds = tuple(kinds)
+    if "post" in font:
+        post = font["post"]
+        prog.post_format = float(post.formatType)
+        if prog.post_format in (1.0, 2.0):
+            prog.glyph_names = list(font.getGlyphOrder())
+    if "CFF " in font:
+        cff = _load_cff(font.getTableData("CFF "))
+        prog.cid_keyed = cff.cid_keyed
+        prog.glyph_names = prog.glyph_names or cff.glyph_names
+    return prog
+
+
+def load_program(kind: str | None, data: bytes, length1: int = 0) -> _Program:
+    """Parse an embedded program; a broken one gives an empty program with ``error`` set."""
+    import logging
+
+    if kind is None or not data:
+        return _Program(None)
+    logger = logging.getLogger("fontTools")
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # subset fonts trip many harmless warnings
+    try:
+        if kind in ("CFF", "CIDCFF"):
+            prog = _load_cff(data)
+        elif kind == "Type1":
+            prog = _load_type1(data, length1)
+        else:
+            prog = _load_sfnt(data, kind)
+    except Exception as exc:  # a broken program is evidence, not a crash
+        prog = _Program(kind, error=f"{type(exc).__name__}")
+    finally:
+        logger.setLevel(level)
+    return prog
+
+
+# -- the analysis ------------------------------------------------------------------------------
+def analyse_font(font: pikepdf.Dictionary) -> FontInfo:
+    """Decide the font's route to Unicode by the taxonomy; never raises on a malformed font."""
+    import pikepdf
+
+    subtype = _name(font.get("/Subtype")) or "Unknown"
+    base = _name(font.get("/BaseFont")) or _text(font.get("/Name", ""))[1:] or "(unnamed)"
+    try:
+        if subtype == "Type0":
+            return _analyse_type0(font, base)
+        return _analyse_simple(font, base, subtype)
+    except (pikepdf.PdfError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return FontInfo(
+            base,
+            subtype,
+            None,
+            "severed",
+            FontStatus.SEVERED,
+            f"font dictionary is malformed ({type(exc).__name__})",
+            missing="font",
+        )
+
+
+def _tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:
+    """(parsed CMap, name when given as a name, problem when the stream is unusable)."""
+    entry = font.get("/ToUnicode")
+    if entry is None:
+        return None, None, None
+    name = _name(entry)
+    if name is not None:
+        return None, name, None
+    if not _is_stream(entry):
+        return None, None, "ToUnicode is neither a stream nor a name"
+    data = _read(entry)
+    if not data.strip():
+        return None, None, "ToUnicode stream is empty"
+    try:
+        cmap = parse_cmap(data)
+    except ValueError as exc:
+        return None, None, f"ToUnicode is unreadable ({exc})"
+    if not cmap.unicode:
+        return None, None, "ToUnicode maps no codes"
+    return cmap, None, None
+
+
+@dataclass
+class _Judged:
+    bad: dict[int, str]
+    route: str
+    status: FontStatus
+    problem: str | None
+
+
+def _judge_tounicode(cmap: CMap, code_width: int) -> _Judged:
+    """Font-level sanity of a ToUnicode map: null, PUA, collapsed, odd tokens, width."""
+    values = cmap.unicode
+    n = len(values)
+    bad: dict[int, str] = {}
+    for code, text in values.items():
+        why = value_reason(text)
+        if why is not None:
+            bad[code] = why
+    counts = Counter(t for c, t in values.items() if c not in bad)
+    collapsed = {t for t, k in counts.items() if k >= 3 and k >= 0.2 * n and t.strip()}
+    for code, text in values.items():
+        if text in collapsed:
+            bad[code] = "collapsed"
+    kinds = Counter(bad.values())
+    null = kinds["null"] + kinds["control"]
+    if null * 2 > n:
+        sample = Counter(t for c, t in values.items() if bad.get(c) in ("null", "control"))
+        shown = ", ".join(
+            f"U+{ord(t[0]):04X}" if t else "nothing" for t, _ in sample.most_common(2)
+        )
+        return _Judged(
+            bad, "null", FontStatus.SEVERED, f"ToUnicode maps {null} of {n} codes to {shown}"
+        )
+    if kinds["pua"] * 2 > n:
+        return _Judged(
+            bad,
+            "pua",
+            FontStatus.WRONG,
+            f"ToUnicode maps {kinds['pua']} of {n} codes into the Private Use Area",
+        )
+    if kinds["collapsed"] * 2 > n and n >= 4:
+        top, k = counts.most_common(1)[0]
+        return _Judged(
+            bad,
+            "collapsed",
+            FontStatus.WRONG,
+            f"ToUnicode maps {kinds['collapsed']} of {n} codes onto "
+            f"{len(collapsed)} value(s) (e.g. {k} onto {top!r})",
+        )
+    if cmap.odd_tokens and cmap.odd_tokens * 2 >= n:
+        return _Judged(
+            bad,
+            "tounicode",
+            FontStatus.WRONG,
+            f"ToUnicode has {cmap.odd_tokens} odd-length hex codes",
+        )
+    problem = None
+    widths = cmap.widths
+    if widths and code_width not in widths:
+        problem = (
+            f"ToUnicode codespace is {'/'.join(map(str, sorted(widths)))} byte(s) but the font's "
+            f"codes are {code_width}"
+        )
+    return _Judged(bad, "tounicode", FontStatus.USABLE, problem)
+
+
+def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
+    import pikepdf
+
+    descriptor = font.get("/FontDescriptor")
+    flags = _flags(descriptor) if descriptor is not None else 0
+    symbolic = bool(flags & 4) and not flags & 32
+    kind, data = _font_program(descriptor)
+    embedded = kind is not None
+    plain = base.split("+", 1)[-1]
+    cmap, tu_name, tu_problem = _tounicode(font)
+
+    # The encoding: a name, or a dictionary with BaseEncoding and Differences.
+    enc_obj = font.get("/Encoding")
+    enc_label: str | None = None
+    base_enc: str | None = None
+    differences: dict[int, str] = {}
+    if _name(enc_obj) is not None:
+        base_enc = _name(enc_obj)
+        enc_label = base_enc
+    elif isinstance(enc_obj, pikepdf.Dictionary):
+        base_enc = _name(enc_obj.get("/BaseEncoding"))
+        diffs = enc_obj.get("/Differences")
+        if isinstance(diffs, pikepdf.Array):
+            code = 0
+            for item in diffs:
+                if isinstance(item, pikepdf.Name):
+                    if 0 <= code < 256:
+                        differences[code] = str(item)[1:]
+                    code += 1
+                else:
+                    try:
+                        code = int(item)
+                    except (TypeError, ValueError):
+                        continue
+        enc_label = "custom" if differences else base_enc
+    if base_enc not in NAMED_ENCODINGS:
+        base_enc = None
+
+    # Program is parsed only when it is needed: built-in encoding, symbolic TrueType, charset check.
+    program: _Program | None = None
+
+    def get_program() -> _Program:
+        nonlocal program
+        if program is None:
+            length1 = 0
+            try:
+                stream = descriptor.get("/FontFile")
+                length1 = int(stream.get("/Length1", 0)) if stream is not None else 0
+            except Exception:
+                length1 = 0
+            program = load_program(kind, data, length1)
+        return program
+
+    names: dict[int, str] = {}
+    source = "encoding"
+    if base_enc is not None:
+        names.update(encoding_table(base_enc))
+    elif subtype == "Type3":
+        source = "Differences"
+    elif kind in ("Type1", "CFF") or (kind == "OpenType" and subtype != "TrueType"):
+        # An embedded Type1/CFF program's own encoding is the base (Table 114), symbolic or not.
+        prog = get_program()
+        if prog.builtin:
+            names.update(prog.builtin)
+            source = "built-in encoding"
+        elif not symbolic:
+            names.update(encoding_table("StandardEncoding"))
+    elif subtype == "TrueType" and symbolic and not differences and kind is not None:
+        prog = get_program()
+        if prog.post_format in (1.0, 2.0) and prog.glyph_names and prog.symbol_cmap:
+            gnames = prog.glyph_names
+            for code, gid in prog.symbol_cmap.items():
+                low = code & 0xFF if code >= 0xF000 else code
+                if 0 <= low < 256 and gid < len(gnames):
+                    names[low] = gnames[gid]
+            source = "post"
+    elif plain in ("Symbol", "ZapfDingbats") or plain.startswith(
+        ("Symbol", "ZapfDingbats", "Wingdings")
+    ):
+        source = "builtin-symbol"
+    elif not symbolic:
+        names.update(encoding_table("StandardEncoding"))
+    names.update(differences)
+
+    zapf = plain.startswith("ZapfDingbats")
+    unicode: dict[int, str] = {}
+    bad: dict[int, str] = {}
+    for code, glyph in names.items():
+        text = name_to_unicode(glyph, zapf)
+        if not text:
+            bad[code] = "nonagl"
+            unicode[code] = glyph  # keep the name for the evidence; why() says it is bad
+            continue
+        unicode[code] = text
+        if _is_pua(text):
+            bad[code] = "pua"
+
+    # A Type1/CFF program selects glyphs by name: a name it does not hold draws something else.
+    if kind == "CFF" and names and source != "built-in encoding":
+        prog = get_program()
+        held = prog.names
+        if held:
+            for code, glyph in names.items():
+                if glyph not in held and code not in bad and code != 32:
+                    bad[code] = "notinfont"
+
+    missing: str | None = "nocode"
+    route = "agl" if differences else "encoding"
+    status = FontStatus.USABLE
+    problem: str | None = None
+    enc_text = enc_label or ("built-in" if source == "built-in encoding" else None)
+
+    if source == "builtin-symbol" and not embedded:
+        route, missing = "encoding", None
+    elif source == "post":
+        # Simple TrueType: poppler, pdf.js and pdfminer read post names as its built-in encoding.
+        route, enc_text = "post", enc_text or "built-in"
+    elif not names and program is not None and program.glyph_names and not program.builtin:
+        # A built-in encoding we cannot read (CFF ExpertEncoding): judge by the program's names.
+        named = [g for g in program.glyph_names if g != ".notdef"]
+        pua = [g for g in named if _is_pua(name_to_unicode(g))]
+        if named and len(pua) * 2 > len(named):
+            return FontInfo(
+                base,
+                subtype,
+                enc_text or "built-in",
+                "pua",
+                FontStatus.WRONG,
+                f"no ToUnicode, {len(pua)} of {len(named)} glyph names of the embedded font map "
+                f"into "
+                f"the Private Use Area (e.g. {', '.join(pua[:3])})",
+                missing="pua",
+                embedded=embedded,
+                program=kind,
+            )
+        route, status, missing = "severed", FontStatus.SEVERED, "font"
+        problem = "no ToUnicode, the embedded font's built-in encoding could not be read"
+    elif not names:
+        why = "symbolic TrueType" if subtype == "TrueType" else f"{subtype} font"
+        detail = ""
+        if subtype == "TrueType" and program is not None:
+            detail = _sfnt_detail(program)
+        route, status = "severed", FontStatus.SEVERED
+        problem = f"no ToUnicode, {why} without encoding{detail}"
+        missing = "font"
+    else:
+        kinds = Counter(bad.values())
+        n = len(names)
+        if kinds["nonagl"] * 2 > n:
+            samples = sorted(g for c, g in names.items() if bad.get(c) == "nonagl")[:3]
+            route, status = "agl", FontStatus.SEVERED
+            index = " (index-like)" if samples and all(is_index_name(s) for s in samples) else ""
+            problem = (
+                f"no ToUnicode, {kinds['nonagl']} of {n} glyph names outside the AGL{index}: "
+                + ", ".join(samples)
+            )
+        elif kinds["pua"] * 2 > n:
+            route, status = "pua", FontStatus.WRONG
+            problem = (
+                f"no ToUnicode, {kinds['pua']} of {n} glyph names map into the Private Use Area"
+            )
+        elif kinds["notinfont"] * 2 > n:
+            route, status = "encoding", FontStatus.WRONG
+            problem = (
+                f"no ToUnicode, {kinds['notinfont']} of {n} encoded glyph names are not in the font"
+            )
+
+    if cmap is not None:
+        judged = _judge_tounicode(cmap, 1)
+        merged = dict(unicode)
+        merged_bad = {c: r for c, r in bad.items() if c not in cmap.unicode}
+        merged.update(cmap.unicode)
+        merged_bad.update(judged.bad)
+        # Codes the ToUnicode misses fall back to the encoding (what readers do for simple fonts).
+        return FontInfo(
+            base,
+            subtype,
+            enc_text,
+            judged.route,
+            judged.status,
+            judged.problem,
+            unicode=merged,
+            bad=merged_bad,
+            missing=missing if names else "unmapped",
+            embedded=embedded,
+            program=kind,
+        )
+    extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
+    if extra:
+        problem = f"{extra}; {problem}" if problem else extra
+    return FontInfo(
+        base,
+        subtype,
+        enc_text,
+        route,
+        status,
+        problem,
+        unicode=unicode,
+        bad=bad,
+        missing=missing,
+        embedded=embedded,
+        program=kind,
+    )
+
+
+def _sfnt_detail(prog: _Program) -> str:
+    parts = []
+    if not prog.cmap:
+        subt = "/".join(f"({p},{e})" for p, e in prog.cmap_kinds) or "no"
+        parts.append(f"{subt} cmap" if prog.cmap_kinds else "no cmap")
+    if prog.post_format not in (1.0, 2.0):
+        parts.append("no post" if prog.post_format is None else f"post format {prog.post_format:g}")
+    return f"; embedded TrueType has {' and '.join(parts)}" if parts else ""
+
+
+def _analyse_type0(font: Any, base: str) -> FontInfo:
+    import pikepdf
+
+    enc_obj = font.get("/Encoding")
+    descendants = font.get("/DescendantFonts")
+    cidfont = (
+        descendants[0] if isinstance(descendants, pikepdf.Array) and len(descendants) else None
+    )
+    if not isinstance(cidfont, pikepdf.Dictionary):
+        return FontInfo(
+            base,
+            "Type0",
+            None,
+            "severed",
+            FontStatus.SEVERED,
+            "Type0 font has no descendant CIDFont",
+            missing="font",
+        )
+    info = cidfont.get("/CIDSystemInfo")
+    ordering = _text(info.get("/Ordering", "")) if isinstance(info, pikepdf.Dictionary) else ""
+    registry = _text(info.get("/Registry", "")) if isinstance(info, pikepdf.Dictionary) else ""
+
+    enc_name = _name(enc_obj)
+    ranges: tuple[tuple[int, int, int], ...] = _TWO
+    identity = enc_name in ("Identity-H", "Identity-V")
+    predefined = enc_name is not None and not identity
+    if enc_name is not None:
+        ranges = predefined_ranges(enc_name)
+        label: str | None = enc_name
+    elif _is_stream(enc_obj):
+        label = _name(enc_obj.get("/CMapName")) or "embedded CMap"
+        sysinfo = enc_obj.get("/CIDSystemInfo")
+        if isinstance(sysinfo, pikepdf.Dictionary) and not ordering:
+            ordering = _text(sysinfo.get("/Ordering", ""))
+        try:
+            parsed = parse_cmap(_read(enc_obj))
+            if parsed.codespace:
+                ranges = tuple(sorted(set(parsed.codespace)))
+            elif parsed.usecmap:
+                ranges = predefined_ranges(parsed.usecmap)
+            identity = ordering == "Identity" or (
+                bool(parsed.cids) and all(c == v for c, v in list(parsed.cids.items())[:64])
+            )
+        except ValueError:
+            identity = True
+    else:
+        label = None
+        identity = True
+    collection = (
+        registry == "Adobe" and ordering in CJK_ORDERINGS and (predefined or bool(ordering))
+    )
+    collection = collection or (predefined and ordering != "Identity")
+    code_width = max(w for w, _, _ in ranges)
+
+    descriptor = cidfont.get("/FontDescriptor")
+    kind, data = _font_program(descriptor)
+    cid_sub = _name(cidfont.get("/Subtype")) or ""
+    subtype = "Type0"
+    cmap, tu_name, tu_problem = _tounicode(font)
+
+    fallback_missing = None if collection else "unmapped"
+    if cmap is not None:
+        judged = _judge_tounicode(cmap, code_width)
+        return FontInfo(
+            base,
+            subtype,
+            label,
+            judged.route,
+            judged.status,
+            judged.problem,
+            code_ranges=ranges,
+            unicode=dict(cmap.unicode),
+            bad=judged.bad,
+            missing=fallback_missing,
+            embedded=kind is not None,
+            program=kind,
+        )
+    if collection:
+        problem = None
+        if tu_problem or tu_name:
+            problem = tu_problem or f"ToUnicode is the name /{tu_name}"
+        return FontInfo(
+            base,
+            subtype,
+            label,
+            "collection",
+            FontStatus.USABLE,
+            problem,
+            code_ranges=ranges,
+            missing=None,
+            embedded=kind is not None,
+            program=kind,
+        )
+    # Identity ordering (or unknown) without a usable ToUnicode.
+    lead = "no ToUnicode"
+    route_if_severed = "severed"
+    if tu_name:
+        lead, route_if_severed = f"ToUnicode is the name /{tu_name}, not a CMap stream", "name"
+    elif tu_problem:
+        lead = tu_problem
+    if kind is None:
+        return FontInfo(
+            base,
+            subtype,
+            label,
+            route_if_severed,
+            FontStatus.SEVERED,
+            f"{lead}, Identity-ordered font is not embedded",
+            code_ranges=ranges,
+            missing="font",
+        )
+    prog = load_program(kind, data)
+    cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap"))
+    recovered: dict[int, str] = {}
+    route = route_if_severed
+    what = {
+        "TrueType": "TrueType",
+        "CIDCFF": "CID-keyed CFF",
+        "CFF": "CFF",
+        "OpenType": "OpenType",
+    }.get(kind, kind)
+    if prog.error:
+        problem = f"{lead}, embedded {what} program is unreadable ({prog.error})"
+    elif prog.cmap:
+        gid_to_text: dict[int, str] = {}
+        for uni, gid in sorted(prog.cmap.items(), reverse=True):
+            gid_to_text[gid] = chr(uni)  # lowest code point wins
+        recovered = _by_cid(gid_to_text, cid_to_gid)
+        route = "cmap"
+        problem = f"{lead}; the embedded {what} has a Unicode cmap (recoverable, not by the spec)"
+    elif prog.glyph_names and not prog.cid_keyed:
+        gid_to_text = {}
+        for gid, gname in enumerate(prog.glyph_names):
+            text = name_to_unicode(gname)
+            if text and not _is_pua(text):
+                gid_to_text[gid] = text
+        if len(gid_to_text) * 2 > max(1, len(prog.glyph_names) - 1):
+            recovered = _by_cid(gid_to_text, cid_to_gid)
+            route = "post" if kind in ("TrueType", "OpenType") and "CFF" not in what else "charset"
+            source = "post glyph names" if route == "post" else "charset glyph names"
+            problem = f"{lead}; the embedded {what} has {source} (recoverable, not by the spec)"
+        else:
+            problem = f"{lead}, embedded {what} glyph names are not in the AGL"
+    elif kind == "CIDCFF" or prog.cid_keyed:
+        problem = f"{lead}, embedded font is a CID-keyed CFF (no glyph names)"
+    elif kind in ("TrueType", "OpenType"):
+        problem = f"{lead}{_sfnt_detail(prog)}"
+        if not problem.count("embedded"):
+            problem = f"{lead}, embedded {what} has no usable cmap or post names"
+    else:
+        problem = f"{lead}, embedded {what} gives no characters"
+    if cid_sub == "CIDFontType0" and kind == "TrueType":
+        problem += " (CIDFontType0 holds a TrueType program)"
+    if recovered:
+        return FontInfo(
+            base,
+            subtype,
+            label,
+            route,
+            FontStatus.RECOVERABLE,
+            problem,
+            code_ranges=ranges,
+            missing="font",
+            recovered=recovered,
+            embedded=True,
+            program=kind,
+        )
+    return FontInfo(
+        base,
+        subtype,
+        label,
+        route,
+        FontStatus.SEVERED,
+        problem,
+        code_ranges=ranges,
+        missing="font",
+        embedded=True,
+        program=kind,
+    )
+
+
+def _cid_to_gid(obj: Any) -> list[int] | None:
+    """CIDToGIDMap as a list (None for Identity or absent)."""
+    if obj is None or not _is_stream(obj):
+        return None
+    raw = _read(obj)
+    return [raw[i] << 8 | raw[i + 1] for i in range(0, len(raw) - 1, 2)]
+
+
+def _by_cid(gid_to_text: dict[int, str], cid_to_gid: list[int] | None) -> dict[int, str]:
+    """Re-key a GID → text map by CID (codes equal CIDs for Identity encodings)."""
+    if cid_to_gid is None:
+        return dict(gid_to_text)
+    return {cid: gid_to_text[gid] for cid, gid in enumerate(cid_to_gid) if gid in gid_to_text}
