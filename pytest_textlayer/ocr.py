@@ -227,26 +227,29 @@ def _ocrmypdf(src: Path, dst: Path, lang: str, *, force: bool) -> None:
         raise TextLayerError(f"OCRmyPDF failed (exit {done.returncode}): {_last_line(done.stderr)}")
 
 
-def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> None:
+def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> list[Any]:
     """OCR the 0-based pages of the open pikepdf ``pdf`` in place.
 
     ``modes`` maps a page index to ``"force"`` (rasterise visible garbage,
     add an OCR layer) or ``"plain"`` (an image-only page: add the layer).
     Only those pages are written out for OCRmyPDF; the rest of the
     document never leaves pikepdf, so its vector text stays as it was.
+    Returns the opened OCR outputs: qpdf copies their stream data only when
+    ``pdf`` is saved, so the caller closes them after saving.
     """
     import io
 
     import pikepdf
 
     if not modes:
-        return
+        return []
     require(lang)
     if not ocrmypdf_available():
         raise MissingOCR("OCRmyPDF", "pip install ocrmypdf")
     buf = io.BytesIO()
     pdf.save(buf)
     data = buf.getvalue()
+    opened: list[Any] = []
     with tempfile.TemporaryDirectory(prefix="textlayer-ocrmypdf-") as tmp:
         for mode in ("force", "plain"):
             indices = sorted(i for i, m in modes.items() if m == mode)
@@ -255,11 +258,12 @@ def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> None:
             src, dst = Path(tmp, f"{mode}-in.pdf"), Path(tmp, f"{mode}-out.pdf")
             _subset(data, indices, src)
             _ocrmypdf(src, dst, lang, force=mode == "force")
-            done = pikepdf.open(dst)
+            # Read into memory: the temporary folder goes before the caller saves.
+            done = pikepdf.open(io.BytesIO(dst.read_bytes()))
+            opened.append(done)
             for position, index in enumerate(indices):
                 pdf.pages[index] = done.pages[position]
-            # pikepdf copies the page objects on assignment; the OCR file may now go.
-            done.close()
+    return opened
 
 
 def describe(info: TesseractInfo, lang: str, how: str) -> str:

@@ -19,6 +19,7 @@ vouch for stay unmapped, never guessed.
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -114,7 +115,12 @@ def _split(data: bytes, width: int) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data) - 1, 2)]
 
 
-def _shown_strings(operands: list[Any], op: str) -> Iterator[bytes]:
+#: A TJ displacement (thousandths of text space) wider than this reads as a word break.
+TJ_WORD_GAP = 250
+
+
+def _shown_parts(operands: list[Any], op: str) -> Iterator[bytes]:
+    """The strings one text operator shows, cut where a TJ gap reads as a space."""
     import pikepdf
 
     if op in ("Tj", "'"):
@@ -122,9 +128,15 @@ def _shown_strings(operands: list[Any], op: str) -> Iterator[bytes]:
     elif op == '"':
         yield bytes(operands[2])
     elif op == "TJ":
+        part = b""
         for item in operands[0]:
             if isinstance(item, pikepdf.String):
-                yield bytes(item)
+                part += bytes(item)
+            elif float(item) < -TJ_WORD_GAP and part:
+                yield part
+                part = b""
+        if part:
+            yield part
 
 
 def _walk(
@@ -170,11 +182,11 @@ def _walk(
                         current = FontUsage(key, font, font_name(font), subtype, width)
                         usages[key] = current
         elif op in ("Tj", "TJ", "'", '"') and current is not None:
-            run: list[int] = []
-            for data in _shown_strings(operands, op):
-                run.extend(_split(data, current.width))
-            if run:
-                current.pages.setdefault(page_index, []).append(run)
+            runs = current.pages.setdefault(page_index, [])
+            for part in _shown_parts(operands, op):
+                codes = _split(part, current.width)
+                if codes:
+                    runs.append(codes)
         elif op == "Do" and operands and hasattr(xobjects, "get"):
             xobj = xobjects.get(str(operands[0]))
             if isinstance(xobj, pikepdf.Stream) and xobj.get("/Subtype") == pikepdf.Name.Form:
@@ -507,59 +519,108 @@ class Hypothesis:
     source: str
     offset: int | None
     mapping: dict[int, str]
-    score: float
+    #: Letter-pair score minus the model's threshold for the text this map gives.
+    margin: float
+    passes: bool
 
 
 def _letters(text: str) -> int:
     return sum(ch.isalpha() for ch in text)
 
 
-def order_hypotheses(usage: FontUsage, model: Any = None) -> list[Hypothesis]:
-    """Mac-standard and constant-offset maps for a font, best model score first.
+#: Characters of a font's text the model judges an order hypothesis on (enough to be sure, fast).
+VERIFY_CHARS = 20000
 
-    Needs the letter-pair model (:mod:`.langmodel`); only hypotheses covering
-    most of the drawn glyphs and giving enough letters to judge are scored.
+
+def order_hypotheses(usage: FontUsage, model: Any = None, lang: str | None = None) -> list[Hypothesis]:
+    """Mac-standard and constant-offset maps for a font, best margin first.
+
+    Only hypotheses covering most of the drawn glyphs are judged, by the
+    letter-pair model (:func:`.langmodel.judge`) on the font's text across
+    the whole document.
     """
     from . import langmodel
 
-    model = model if model is not None else langmodel.reference_model()
     glyphs = usage.glyphs
-    candidates: list[tuple[str, int | None, dict[int, str]]] = [("mac-standard", None, mac_standard_map(usage))]
+    candidates: list[tuple[str, int | None, dict[int, str]]] = [
+        ("mac-standard", None, mac_standard_map(usage))
+    ]
     candidates += [("offset", k, offset_map(usage, k)) for k in OFFSET_WINDOW if k != 0]
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
         if not glyphs or coverage(usage, mapping) < MIN_ORDER_COVERAGE * glyphs:
             continue
-        text = usage.text(mapping, missing=" ")
-        if _letters(text) < MIN_VERIFY_LETTERS:
+        text = usage.text(mapping, missing=" ")[:VERIFY_CHARS]
+        if _letters(text) < MIN_VERIFY_LETTERS or wordlike(text) < MIN_WORDLIKE:
             continue
-        out.append(Hypothesis(source, offset, mapping, float(langmodel.score(text, model))))
-    out.sort(key=lambda h: -h.score)
+        verdict = langmodel.judge(text, model, lang=lang)
+        if verdict.passes is None:
+            continue
+        out.append(Hypothesis(source, offset, mapping, verdict.margin, bool(verdict.passes)))
+    out.sort(key=lambda h: -h.margin)
     return out
 
 
-def from_order(usage: FontUsage, model: Any = None) -> Recovery | None:
-    """Source b: the best order hypothesis, when the model accepts the text it gives.
+#: Mac-standard wins over a constant offset within this margin: it also maps accented letters.
+MAC_PREFERENCE = 0.25
+#: Share of the visible characters of a hypothesis' text that must be letters or digits.
+MIN_WORDLIKE = 0.8
+_WORD = re.compile(
+    r"[\"'(\[«“‘¿¡]*"
+    r"(?:[^\W\d_]+(?:['’\-.·][^\W\d_]+)*|[+\-−]?\d+(?:[.,:/\-]\d+)*%?)"
+    r"[\"')\]»”’.,;:!?]*"
+)
 
-    Mac-standard is preferred over an offset scoring within a small margin of
-    it, since it also maps the accented letters an offset cannot.
+
+def wordlike(text: str) -> float:
+    """Share of the visible characters that stand in word-shaped tokens.
+
+    A token is a word (letters, with inner apostrophes or hyphens) or a
+    number, with quotes and punctuation only at its ends. The letter-pair
+    model scores letters; this keeps a wrong offset's symbol soup
+    (``¦a¤¶³``, ``9:;<=>?@AB``) from passing on its few letter pairs.
     """
-    from . import langmodel
+    tokens = text.split()
+    total = sum(len(t) for t in tokens)
+    if not total:
+        return 0.0
+    return sum(len(t) for t in tokens if _WORD.fullmatch(t)) / total
 
-    model = model if model is not None else langmodel.reference_model()
-    hyps = order_hypotheses(usage, model)
+
+#: The winning hypothesis must beat every hypothesis that reads the text differently by this much.
+MIN_LEAD = 0.5
+
+
+def _disagree(usage: FontUsage, a: Mapping[int, str], b: Mapping[int, str]) -> float:
+    counts = usage.codes()
+    total = sum(counts.values())
+    return sum(n for c, n in counts.items() if a.get(c) != b.get(c)) / total if total else 0.0
+
+
+def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> Recovery | None:
+    """Source b: the best order hypothesis, when the model accepts it and nothing rivals it.
+
+    A hypothesis is only believed when it stands out: if another one that
+    reads the glyphs differently also passes within :data:`MIN_LEAD`, the
+    codes are not identifiable from their order (letter soup passes the
+    model under many offsets) and the font is left to OCR.
+    """
+    hyps = [h for h in order_hypotheses(usage, model, lang) if h.passes]
     if not hyps:
         return None
     best = hyps[0]
-    if best.score < float(model.threshold):
-        return None
     mac = next((h for h in hyps if h.source == "mac-standard"), None)
-    if mac is not None and mac.score >= float(model.threshold) and mac.score >= best.score - 0.05:
+    if mac is not None and mac.margin >= best.margin - MAC_PREFERENCE:
         best = mac
-    detail = ("glyph ids read through the Macintosh standard order" if best.source == "mac-standard"
-              else f"glyph ids {best.offset:+d}")
+    rivals = [h for h in hyps if h is not best and _disagree(usage, h.mapping, best.mapping) > 0.2]
+    if rivals and max(h.margin for h in rivals) > best.margin - MIN_LEAD:
+        return None
+    if best.source == "mac-standard":
+        detail = "glyph ids read through the Macintosh standard order"
+    else:
+        detail = f"glyph ids shifted by {best.offset:+d}"
     return Recovery(best.mapping, best.source, coverage(usage, best.mapping), usage.glyphs,
-                    f"{detail}, letter-pair score {best.score:.2f}")
+                    f"{detail}, accepted by the letter-pair model (margin {best.margin:+.2f})")
 
 
 # --------------------------------------------------------------------------- the glyphs themselves

@@ -1,0 +1,499 @@
+"""Repair a PDF's text layer: the right /ToUnicode where the file holds the answer, OCR elsewhere.
+
+The order is the order of cost to the document:
+
+1. classify IN; for every font that draws glyphs without a usable route,
+   build a map from the best source (:mod:`.recover`: the embedded
+   program's tables, an order hypothesis the letter-pair model accepts, the
+   glyphs read by Tesseract) and write it as a /ToUnicode — the page keeps
+   its vector content, only a small stream is added;
+2. classify the result; pages still not readable, and pages that are only
+   images, go through OCRmyPDF (``--force-ocr`` for visible garbage, plain
+   OCR for images), page by page, so readable pages are never rasterised;
+3. classify OUT again: the report's verdicts are those of the file written.
+
+OUT is written to a temporary file beside it and renamed into place only
+when complete; IN is only read.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, MissingOCR, TextLayerError, UsageError
+from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, shorten
+from .settings import CheckSettings
+
+OCR_MODES = ("auto", "never", "force")
+#: Page verdicts whose visible text is wrong: OCR must rasterise it (--force-ocr).
+_GARBAGE = frozenset({Verdict.UNDECODABLE, Verdict.SHIFTED, Verdict.GARBLED})
+#: How many fonts a rendering lists.
+MAX_FONTS_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class FontRepair:
+    """One font given a new /ToUnicode."""
+
+    name: str
+    #: cmap | post | charset | offset | mac-standard | ocr-glyphs (the source of most codes)
+    source: str
+    #: Every source that contributed codes, best first.
+    sources: tuple[str, ...]
+    glyphs: int
+    #: Drawn glyphs that had no usable route before.
+    bad_glyphs: int
+    #: Of those, glyphs the new map gives text for.
+    fixed_glyphs: int
+    pages: tuple[int, ...]
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "source": self.source, "sources": list(self.sources),
+                "glyphs": self.glyphs, "bad_glyphs": self.bad_glyphs,
+                "fixed_glyphs": self.fixed_glyphs, "pages": list(self.pages),
+                "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class PageRepair:
+    """What was done to one page, and what it reads as in OUT."""
+
+    number: int
+    #: unchanged | tounicode | ocr
+    action: str
+    sources: tuple[str, ...]
+    before: Verdict
+    after: Verdict
+    ok: bool
+    sample_before: str = ""
+    sample_after: str = ""
+    evidence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "action": self.action, "sources": list(self.sources),
+                "verdict_before": self.before.value, "verdict": self.after.value, "ok": self.ok,
+                "sample_before": self.sample_before, "sample": self.sample_after,
+                "evidence": list(self.evidence)}
+
+
+@dataclass(frozen=True)
+class RepairReport:
+    """The story of one repair: per page what was done and the verdict of OUT."""
+
+    input: str
+    output: str
+    pages: tuple[PageRepair, ...]
+    fonts: tuple[FontRepair, ...] = ()
+    #: "Tesseract 5.3.0, language fra (from the document's text)" when OCR ran, else None.
+    ocr: str | None = None
+    ocr_mode: str = "auto"
+    written: bool = True
+    after: DocumentReport | None = field(default=None, compare=False, repr=False)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.written and all(p.ok for p in self.pages)
+
+    @property
+    def bad_pages(self) -> tuple[PageRepair, ...]:
+        return tuple(p for p in self.pages if not p.ok)
+
+    def action_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for page in self.pages:
+            counts[page.action] = counts.get(page.action, 0) + 1
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"input": self.input, "output": self.output, "ok": self.ok,
+                "written": self.written, "ocr": self.ocr, "ocr_mode": self.ocr_mode,
+                "actions": self.action_counts(), "fonts": [f.to_dict() for f in self.fonts],
+                "pages": [p.to_dict() for p in self.pages], "notes": list(self.notes)}
+
+    def headline(self) -> str:
+        counts = ", ".join(f"{n} {a}" for a, n in sorted(self.action_counts().items()))
+        if self.ok:
+            return f"Repaired: {self.output} reads on every page ({counts})"
+        return (f"Repaired only in part: {self.output} has {len(self.bad_pages)} of "
+                f"{len(self.pages)} pages still not readable ({counts})")
+
+    def render_lines(self, *, verbose: bool = False) -> list[str]:
+        """For people: headline, fonts repaired, pages that changed or still fail."""
+        lines = [self.headline()]
+        for font in self.fonts[:MAX_FONTS_SHOWN]:
+            lines.append(f"  font {font.name}: /ToUnicode from {'+'.join(font.sources)}, "
+                         f"{font.fixed_glyphs} of {font.bad_glyphs} bad glyphs mapped"
+                         + (f" ({font.detail})" if font.detail else ""))
+        if len(self.fonts) > MAX_FONTS_SHOWN:
+            lines.append(f"  … and {len(self.fonts) - MAX_FONTS_SHOWN} more font(s)")
+        if self.ocr:
+            lines.append(f"  OCR: {self.ocr}")
+        shown = [p for p in self.pages if verbose or p.action != "unchanged" or not p.ok]
+        for page in shown[:10]:
+            how = page.action + (f" ({'+'.join(page.sources)})" if page.sources else "")
+            state = "ok" if page.ok else "NOT OK"
+            lines.append(f"  page {page.number}: {how}; {page.before.value} → "
+                         f"{page.after.value} ({state})")
+            if page.action != "unchanged" or not page.ok:
+                if page.sample_before:
+                    lines.append(f"      before: {shorten(page.sample_before, SAMPLE_CHARS)}")
+                if page.sample_after:
+                    lines.append(f"      after:  {shorten(page.sample_after, SAMPLE_CHARS)}")
+            if not page.ok and page.evidence:
+                lines.append(f"      {page.evidence[0]}")
+        if len(shown) > 10:
+            lines.append(f"  … and {len(shown) - 10} more page(s); use --json for all of them")
+        lines.extend(f"  note: {note}" for note in self.notes)
+        return lines
+
+    def render(self, *, verbose: bool = False) -> str:
+        return "\n".join(self.render_lines(verbose=verbose))
+
+
+# --------------------------------------------------------------------------- paths
+
+
+def _check_paths(in_pdf: str | os.PathLike[str], out_pdf: str | os.PathLike[str]) -> tuple[Path, Path]:
+    src, dst = Path(in_pdf), Path(out_pdf)
+    if not src.exists():
+        raise InputError(str(src), "no such file")
+    if src.is_dir():
+        raise InputError(str(src), "is a directory, not a PDF")
+    same = dst.exists() and os.path.samefile(src, dst)
+    if same or src.resolve() == dst.resolve():
+        raise UsageError(f"{dst}: output is the input file; write the repaired copy elsewhere")
+    if dst.is_dir():
+        raise UsageError(f"{dst}: output is a directory; give a file name")
+    parent = dst.parent if str(dst.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{dst}: output folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{dst}: output folder {parent} is not writable")
+    if dst.exists() and not os.access(dst, os.W_OK):
+        raise UsageError(f"{dst}: output file is not writable")
+    return src, dst
+
+
+def _write_atomically(pdf: Any, dst: Path) -> None:
+    """Save to a temporary file beside ``dst``, then rename: never a partial OUT."""
+    import pikepdf
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".part", dir=dst.parent or ".")
+    os.close(fd)
+    try:
+        # mkstemp makes the file private; give OUT the mode any new file would get.
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        pdf.save(tmp, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+        os.replace(tmp, dst)
+    except OSError as exc:
+        raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _pdf_bytes(pdf: Any) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@dataclass
+class _Plan:
+    usage: Any
+    info: Any
+    bad: set[int]
+    mapping: dict[int, str] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+    def missing(self) -> set[int]:
+        return self.bad - set(self.mapping)
+
+    def add(self, recovery: Any) -> None:
+        from .recover import usable_text
+
+        new = {c: t for c, t in recovery.mapping.items()
+               if c in self.bad and c not in self.mapping and usable_text(t)}
+        if new:
+            self.mapping.update(new)
+            self.sources.append(recovery.source)
+            if recovery.detail:
+                self.details.append(recovery.detail)
+
+    def glyph_counts(self) -> tuple[int, int, int]:
+        codes = self.usage.codes()
+        total = sum(codes.values())
+        bad = sum(n for c, n in codes.items() if c in self.bad)
+        fixed = sum(n for c, n in codes.items() if c in self.bad and c in self.mapping)
+        return total, bad, fixed
+
+
+def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
+    """Fonts to repair: any with drawn codes lacking a route, and on bad pages any font at all.
+
+    A font whose route looks fine but draws on a page the classifier found
+    garbled may carry a scrambled ToUnicode; it is planned with every drawn
+    code open, and only a source that the file itself vouches for (its
+    program tables) may then replace the map (see :func:`_choose`).
+    """
+    from . import fonts, recover
+
+    plans: list[_Plan] = []
+    for usage in recover.collect_fonts(pdf).values():
+        try:
+            info = fonts.analyse_font(usage.font)
+        except Exception:  # noqa: BLE001 - a font the analyser cannot read is repaired from scratch
+            info = None
+        codes = usage.codes()
+        if info is None:
+            bad = set(codes)
+        else:
+            bad = {c for c in codes if info.is_bad_code(c)}
+        if not bad and bad_pages & set(usage.pages):
+            plans.append(_Plan(usage, info, set(), {}))
+            continue
+        if bad:
+            plans.append(_Plan(usage, info, bad))
+    return plans
+
+
+def _spec_text(plan: _Plan) -> dict[int, str]:
+    """What the font's own route gives for its good codes, so a new ToUnicode keeps them."""
+    from .recover import usable_text
+
+    out: dict[int, str] = {}
+    if plan.info is None:
+        return out
+    for code in plan.usage.codes():
+        if code in plan.bad:
+            continue
+        text = plan.info.to_unicode(code)
+        if text is not None and usable_text(text):
+            out[code] = text
+    return out
+
+
+def _suspect(plan: _Plan, model: Any, lang: str | None) -> None:
+    """A font on a garbled page with no bad code: replace its map only if its program disagrees.
+
+    The program's map must read as language where the current one does not.
+    """
+    from . import langmodel, recover
+
+    rec = recover.from_program(plan.usage)
+    if rec is None or rec.coverage < 0.9:
+        return
+    current = _spec_text(plan)
+    if all(current.get(c) == t for c, t in rec.mapping.items()):
+        return
+    now = langmodel.judge(plan.usage.text(current), model, lang=lang)
+    then = langmodel.judge(plan.usage.text(rec.mapping), model, lang=lang)
+    if then.passes and not now.passes:
+        plan.bad = set(rec.mapping)
+        plan.add(rec)
+
+
+def _width(plan: _Plan) -> int:
+    if plan.info is not None:
+        widths = {r[0] for r in plan.info.code_ranges}
+        if len(widths) == 1:
+            return int(next(iter(widths)))
+    return int(plan.usage.width)
+
+
+# --------------------------------------------------------------------------- language
+
+
+def _choose_lang(lang: str | None, readable_text: str, page_images: Iterator[Any]) -> tuple[str, str]:
+    """Tesseract language and how it was chosen: given, from the text, from OSD, or eng."""
+    from . import langmodel, ocr
+
+    if lang:
+        return ocr.tesseract_lang(lang), "given"
+    if readable_text.strip():
+        best = langmodel.best_language(readable_text)
+        if best:
+            codes = [ocr.TESSERACT_CODES.get(p) for p in best.split("+")]
+            known = [c for c in codes if c]
+            if known:
+                return "+".join(dict.fromkeys(known)), "from the document's readable text"
+    for image in page_images:
+        script = ocr.detect_script(image)
+        if script:
+            return script, "from Tesseract's script detection"
+        break
+    return "eng", "default"
+
+
+def _page_images(data: bytes, indices: list[int]) -> Iterator[Any]:
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        for index in indices:
+            yield doc[index].render(scale=300 / 72).to_pil().convert("L")
+    finally:
+        doc.close()
+
+
+# --------------------------------------------------------------------------- repair
+
+
+def repair(
+    in_pdf: str | os.PathLike[str],
+    out_pdf: str | os.PathLike[str],
+    *,
+    ocr: str = "auto",
+    lang: str | None = None,
+    settings: CheckSettings | None = None,
+) -> RepairReport:
+    """Write a copy of ``in_pdf`` whose text layer reads right, as far as can be done.
+
+    ``ocr``: ``"auto"`` (OCR only what nothing else repairs), ``"never"``
+    (no Tesseract at all), ``"force"`` (every page not OK in IN goes through
+    OCRmyPDF, even if a /ToUnicode made it readable). ``lang``: the
+    document's language (ISO 639-1 or Tesseract code) for OCR; by default it
+    comes from the document's readable text, else Tesseract's script
+    detection, else English.
+
+    Raises InputError (unreadable, encrypted or damaged IN), UsageError
+    (bad arguments, OUT == IN, unwritable OUT) and MissingOCR (OCR needed
+    but Tesseract or the language pack is missing). Nothing is written then.
+    """
+    from . import langmodel
+    from . import ocr as ocrlib
+    from . import recover, tounicode_writer
+    from .classify import classify_or_raise
+    from .source import open_pikepdf, read_source
+
+    if ocr not in OCR_MODES:
+        raise UsageError(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
+    settings = settings or CheckSettings()
+    if lang is not None:
+        try:
+            ocrlib.tesseract_lang(lang)
+        except ValueError as exc:
+            raise UsageError(f"--lang: {exc}") from None
+    src, dst = _check_paths(in_pdf, out_pdf)
+    source = read_source(src)
+    before = classify_or_raise(source.data, settings=settings, name=str(src))
+    pdf = open_pikepdf(source)
+    keep: list[Any] = []
+    try:
+        return _repair_open(pdf, source.data, before, src, dst, ocr, lang, settings, keep,
+                            langmodel=langmodel, ocrlib=ocrlib, recover=recover,
+                            writer=tounicode_writer, classify=classify_or_raise)
+    finally:
+        pdf.close()
+        for other in keep:
+            other.close()
+
+
+def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: Path, ocr: str,
+                 lang: str | None, settings: CheckSettings, keep: list[Any], *, langmodel: Any,
+                 ocrlib: Any, recover: Any, writer: Any, classify: Any) -> RepairReport:
+    bad_before = {p.number - 1 for p in before.pages if not p.ok}
+    model = langmodel.reference_model()
+    model_lang = settings.lang
+    plans = _plans(pdf, bad_before)
+    notes: list[str] = []
+    for plan in plans:
+        if not plan.bad:
+            _suspect(plan, model, model_lang)
+            continue
+        rec = recover.from_program(plan.usage)
+        if rec is not None:
+            plan.add(rec)
+        if plan.missing():
+            rec = recover.from_order(plan.usage, model, model_lang)
+            if rec is not None:
+                plan.add(rec)
+    ocr_desc: str | None = None
+    tess_lang: str | None = None
+    open_plans = [p for p in plans if p.missing()]
+    if open_plans and ocr != "never":
+        try:
+            info = ocrlib.tesseract_info()
+            readable = "\n".join([p.sample for p in before.pages if p.verdict is Verdict.READABLE]
+                                 + [p.usage.text(p.mapping) for p in plans if p.mapping])
+            pages = sorted({i for p in open_plans for i in p.usage.pages})
+            tess_lang, how = _choose_lang(lang, readable, _page_images(data, pages[:1]))
+            ocrlib.require(tess_lang)
+            ocr_desc = ocrlib.describe(info, tess_lang, how)
+            found = recover.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
+            for plan in open_plans:
+                if plan.usage.key in found:
+                    plan.add(found[plan.usage.key])
+        except MissingOCR:
+            if ocr == "force":
+                raise
+            notes.append("glyph OCR skipped: Tesseract or the language pack is missing")
+    fonts: list[FontRepair] = []
+    repaired_pages: dict[int, set[str]] = {}
+    for plan in plans:
+        if not plan.mapping:
+            continue
+        full = {**_spec_text(plan), **plan.mapping}
+        writer.attach(pdf, plan.usage.font, full, width=_width(plan))
+        total, bad, fixed = plan.glyph_counts()
+        if not plan.bad:
+            bad = fixed = total
+        fonts.append(FontRepair(plan.usage.name, plan.sources[0], tuple(dict.fromkeys(plan.sources)),
+                                total, bad, fixed, tuple(i + 1 for i in sorted(plan.usage.pages)),
+                                "; ".join(plan.details)))
+        for index in plan.usage.pages:
+            repaired_pages.setdefault(index, set()).update(plan.sources)
+
+    middle = classify(_pdf_bytes(pdf), settings=settings, name=str(dst)) if fonts else before
+    todo: dict[int, str] = {}
+    for page in middle.pages:
+        index = page.number - 1
+        if ocr == "force" and index in bad_before:
+            todo[index] = "plain" if page.verdict is Verdict.ABSENT else "force"
+        elif not page.ok and ocr != "never" and page.verdict is not Verdict.BLANK:
+            todo[index] = "plain" if page.verdict is Verdict.ABSENT else "force"
+    if todo:
+        if tess_lang is None:
+            info = ocrlib.tesseract_info()
+            readable = "\n".join(p.sample for p in middle.pages if p.verdict is Verdict.READABLE)
+            images = _page_images(_pdf_bytes(pdf), sorted(todo)[:1])
+            tess_lang, how = _choose_lang(lang, readable, images)
+            ocr_desc = ocrlib.describe(info, tess_lang, how)
+        keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
+    _write_atomically(pdf, dst)
+    after = classify(str(dst), settings=settings, name=str(dst))
+    pages = tuple(_page_repair(b, a, todo, repaired_pages) for b, a in zip(before.pages, after.pages))
+    return RepairReport(str(src), str(dst), pages, tuple(fonts), ocr_desc, ocr, True, after,
+                        tuple(notes))
+
+
+def _page_repair(before: PageReport, after: PageReport, todo: Mapping[int, str],
+                 repaired: Mapping[int, set[str]]) -> PageRepair:
+    index = before.number - 1
+    if index in todo:
+        action, sources = "ocr", ("ocrmypdf-" + todo[index],)
+    elif index in repaired:
+        action, sources = "tounicode", tuple(sorted(repaired[index]))
+    else:
+        action, sources = "unchanged", ()
+    return PageRepair(before.number, action, sources, before.verdict, after.verdict, after.ok,
+                      before.sample, after.sample, after.evidence)
+
+
+__all__ = ["FontRepair", "PageRepair", "RepairReport", "TextLayerError", "repair"]
