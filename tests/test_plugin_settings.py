@@ -1,0 +1,139 @@
+"""Precedence and validation of the plugin's settings, as pure functions (no pytest run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.model import DEFAULT_OK, Verdict
+from pytest_textlayer.pytest_settings import (
+    MARKER_KEYWORDS,
+    RawOptions,
+    SettingError,
+    apply_marker,
+    parse_allow,
+    parse_ratio,
+    resolve_base,
+)
+from pytest_textlayer.settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings
+
+NONE = RawOptions()
+
+
+def test_defaults_when_nothing_is_given() -> None:
+    assert resolve_base(NONE, NONE) == CheckSettings()
+
+
+@pytest.mark.parametrize(
+    ("ini", "cli", "expected"),
+    [
+        (None, None, DEFAULT_MAX_BAD_GLYPHS),
+        ("0.2", None, 0.2),
+        (None, "0.3", 0.3),
+        ("0.2", "0.3", 0.3),
+        ("0", "5%", 0.05),
+    ],
+    ids=["default", "ini", "cli", "cli-over-ini", "percent"],
+)
+def test_max_bad_glyphs_precedence(ini: str | None, cli: str | None, expected: float) -> None:
+    settings = resolve_base(RawOptions(max_bad_glyphs=cli), RawOptions(max_bad_glyphs=ini))
+    assert settings.max_bad_glyphs == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("source", ["ini", "cli", "marker"])
+def test_every_level_overrides_the_one_below(source: str) -> None:
+    ini = RawOptions(allow="absent", lang="fr", max_bad_glyphs="0.2")
+    cli = RawOptions(allow="shifted", lang="de", max_bad_glyphs="0.3")
+    base = resolve_base(cli if source != "ini" else NONE, ini)
+    if source == "marker":
+        base = apply_marker(base, (), {"allow": ["garbled"], "lang": "pl", "max_bad_glyphs": 0})
+    expected = {
+        "ini": ({Verdict.ABSENT}, "fr", 0.2),
+        "cli": ({Verdict.SHIFTED}, "de", 0.3),
+        "marker": ({Verdict.GARBLED}, "pl", 0.0),
+    }[source]
+    assert base.ok_verdicts == DEFAULT_OK | expected[0]
+    assert base.lang == expected[1]
+    assert base.max_bad_glyphs == pytest.approx(expected[2])
+
+
+def test_marker_keeps_what_it_does_not_name() -> None:
+    base = resolve_base(RawOptions(lang="de", allow="absent"), NONE)
+    marked = apply_marker(base, (), {"pages": "1-2", "min_glyphs": 5})
+    assert marked.lang == "de"
+    assert Verdict.ABSENT in marked.ok_verdicts
+    assert marked.pages == frozenset({1, 2})
+    assert marked.min_glyphs == 5
+
+
+def test_allow_accepts_commas_repeats_and_verdicts() -> None:
+    assert parse_allow(["absent,shifted", "garbled"], "x") == {
+        Verdict.ABSENT,
+        Verdict.SHIFTED,
+        Verdict.GARBLED,
+    }
+    assert parse_allow(Verdict.ABSENT, "x") == {Verdict.ABSENT}
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        (RawOptions(allow="fuzzy"), "--textlayer-allow: unknown verdict 'fuzzy'"),
+        (RawOptions(max_bad_glyphs="lots"), "--textlayer-max-bad-glyphs: 'lots' is not a share"),
+        (RawOptions(max_bad_glyphs="1.5"), "--textlayer-max-bad-glyphs: '1.5' is not between"),
+        (RawOptions(lang="English!"), "--textlayer-lang: 'English!' is not an ISO 639"),
+        (RawOptions(model="no/such/model.json"), "--textlayer-model: model file"),
+    ],
+    ids=["allow", "ratio-word", "ratio-range", "lang", "model"],
+)
+def test_bad_values_name_the_option_and_value(raw: RawOptions, needle: str) -> None:
+    with pytest.raises(SettingError) as info:
+        resolve_base(raw, NONE)
+    assert needle in str(info.value)
+
+
+def test_bad_ini_values_name_the_ini_key() -> None:
+    with pytest.raises(SettingError, match="ini textlayer_allow: unknown verdict 'nope'"):
+        resolve_base(NONE, RawOptions(allow="nope"))
+
+
+def test_model_paths_resolve_against_their_source(tmp_path: Path) -> None:
+    (tmp_path / "m.json").write_text("{}")
+    settings = resolve_base(NONE, RawOptions(model="m.json"), ini_dir=tmp_path)
+    assert settings.model == tmp_path / "m.json"
+
+
+def test_unknown_marker_keywords_are_named() -> None:
+    with pytest.raises(SettingError) as info:
+        apply_marker(CheckSettings(), (), {"alow": ["absent"], "langs": "en", "lang": "en"})
+    message = str(info.value)
+    assert "unknown keyword(s) alow, langs" in message
+    for known in MARKER_KEYWORDS:
+        assert known in message
+
+
+def test_positional_marker_arguments_are_refused() -> None:
+    with pytest.raises(SettingError, match="keywords only"):
+        apply_marker(CheckSettings(), ("absent",), {})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"pages": "a-b"}, "pages=...): 'a-b'"),
+        ({"pages": 0}, "page numbers start at 1"),
+        ({"min_glyphs": -1}, "min_glyphs=...): -1"),
+        ({"max_bad_glyphs": True}, "max_bad_glyphs=...): True"),
+    ],
+)
+def test_bad_marker_values_are_named(kwargs: dict[str, object], needle: str) -> None:
+    with pytest.raises(SettingError) as info:
+        apply_marker(CheckSettings(), (), kwargs)
+    assert needle in str(info.value)
+
+
+def test_ratio_edges() -> None:
+    assert parse_ratio("0", "x") == 0.0
+    assert parse_ratio("100%", "x") == 1.0
+    assert parse_ratio(0.25, "x") == 0.25
