@@ -676,10 +676,12 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         problem = f"no ToUnicode, {why} without encoding{detail}"
         missing = "font"
     else:
-        kinds = Counter(bad.values())
-        n = len(names)
+        # The producer's own choices (Differences) decide the font; the base encoding is stock.
+        scope = differences or names
+        kinds = Counter(bad[c] for c in scope if c in bad)
+        n = len(scope)
         if kinds["nonagl"] * 2 > n:
-            samples = sorted(g for c, g in names.items() if bad.get(c) == "nonagl")[:3]
+            samples = sorted(g for c, g in scope.items() if bad.get(c) == "nonagl")[:3]
             route, status = "agl", FontStatus.SEVERED
             index = " (index-like)" if samples and all(is_index_name(s) for s in samples) else ""
             problem = (

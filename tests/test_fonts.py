@@ -1,0 +1,453 @@
+"""Static font analysis against real PDFs: reportlab output and pikepdf-built Type0/Type3 fonts.
+
+Each broken route is built the way producers build it (a real subset of
+DejaVu Sans embedded as a CID TrueType, a real ToUnicode CMap stream), then
+checked two ways: what analyse_font says, and that a real reader (PDFium)
+agrees that the text is or is not there.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from pytest_textlayer.cmaps import parse_cmap
+from pytest_textlayer.content import scan_page
+from pytest_textlayer.fonts import FontInfo, analyse_font, predefined_ranges
+from pytest_textlayer.model import FontStatus
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+TEXT = "The quick brown fox jumps over the lazy dog"
+pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
+
+
+# -- builders ----------------------------------------------------------------------------------
+def subset(
+    text: str, *, drop_cmap: bool = False, post3: bool = False
+) -> tuple[bytes, dict[str, int]]:
+    """A real TrueType subset of DejaVu Sans and its char → GID map (CID = GID, as producers do)."""
+    from fontTools import subset as ftsubset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(DEJAVU))
+    options = ftsubset.Options()
+    options.glyph_names = True
+    options.notdef_outline = True
+    sub = ftsubset.Subsetter(options)
+    sub.populate(text=text)
+    sub.subset(font)
+    best = font.getBestCmap()
+    gids = {ch: font.getGlyphID(best[ord(ch)]) for ch in set(text)}
+    if drop_cmap:
+        del font["cmap"]
+    if post3:
+        font["post"].formatType = 3.0
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue(), gids
+
+
+def tounicode_stream(pairs: dict[int, str], width: int = 2) -> bytes:
+    lines = [
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+        "/CMapName /Test-UCS def /CMapType 2 def",
+        f"1 begincodespacerange <{'00' * width}> <{'FF' * width}> endcodespacerange",
+        f"{len(pairs)} beginbfchar",
+    ]
+    for code, text in sorted(pairs.items()):
+        lines.append(f"<{code:0{2 * width}X}> <{text.encode('utf-16-be').hex().upper()}>")
+    lines += ["endbfchar", "endcmap CMapName currentdict /CMap defineresource pop end end"]
+    return "\n".join(lines).encode()
+
+
+def type0_pdf(
+    text: str = TEXT,
+    *,
+    tounicode: object = None,
+    drop_cmap: bool = False,
+    post3: bool = False,
+    embed: bool = True,
+) -> bytes:
+    """One page drawing *text* with a CID TrueType Identity-H font, optionally broken."""
+    program, gids = subset(text, drop_cmap=drop_cmap, post3=post3)
+    pdf = pikepdf.new()
+    descriptor = pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/ABCDEF+DejaVuSans"),
+        Flags=4,
+        FontBBox=[-1021, -463, 1793, 1232],
+        ItalicAngle=0,
+        Ascent=928,
+        Descent=-236,
+        CapHeight=729,
+        StemV=80,
+    )
+    if embed:
+        descriptor.FontFile2 = pdf.make_stream(program)
+    cidfont = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.CIDFontType2,
+            BaseFont=pikepdf.Name("/ABCDEF+DejaVuSans"),
+            CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity", Supplement=0),
+            FontDescriptor=pdf.make_indirect(descriptor),
+            CIDToGIDMap=pikepdf.Name.Identity,
+            DW=600,
+        )
+    )
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type0,
+        BaseFont=pikepdf.Name("/ABCDEF+DejaVuSans"),
+        Encoding=pikepdf.Name("/Identity-H"),
+        DescendantFonts=[cidfont],
+    )
+    if isinstance(tounicode, dict):
+        mapping = {gids[ch]: value for ch, value in tounicode.items()}
+        font.ToUnicode = pdf.make_stream(tounicode_stream(mapping))
+    elif isinstance(tounicode, str):
+        font.ToUnicode = pikepdf.Name("/" + tounicode)
+    hexcodes = "".join(f"{gids[ch]:04X}" for ch in text)
+    content = f"BT /F1 14 Tf 40 700 Td <{hexcodes}> Tj ET".encode()
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(content)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def simple_pdf(
+    differences: list[str] | None,
+    codes: bytes,
+    *,
+    subtype: str = "Type1",
+    base: str = "Helvetica",
+    tounicode: bytes | None = None,
+) -> bytes:
+    """One page with a non-embedded simple font whose Encoding carries *differences*."""
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name("/" + subtype),
+        BaseFont=pikepdf.Name("/" + base),
+    )
+    if differences is not None:
+        font.Encoding = pikepdf.Dictionary(
+            Type=pikepdf.Name.Encoding,
+            BaseEncoding=pikepdf.Name.WinAnsiEncoding,
+            Differences=[codes[0]] + [pikepdf.Name("/" + n) for n in differences],
+        )
+    else:
+        font.Encoding = pikepdf.Name.WinAnsiEncoding
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 14 Tf 40 700 Td <" + codes.hex().encode() + b"> Tj ET")
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def type3_pdf(names: list[str], *, tounicode: bytes | None = None) -> bytes:
+    """A Type3 font whose glyphs are squares, named *names* at codes 65.."""
+    pdf = pikepdf.new()
+    procs = pikepdf.Dictionary()
+    for name in names:
+        procs[f"/{name}"] = pdf.make_stream(b"1000 0 0 0 750 750 d1 0 0 750 750 re f")
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type3,
+        FontBBox=[0, 0, 750, 750],
+        FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+        CharProcs=procs,
+        FirstChar=65,
+        LastChar=64 + len(names),
+        Widths=[1000] * len(names),
+        Encoding=pikepdf.Dictionary(
+            Type=pikepdf.Name.Encoding, Differences=[65] + [pikepdf.Name("/" + n) for n in names]
+        ),
+        Resources=pikepdf.Dictionary(),
+    )
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(T3=pdf.make_indirect(font)))
+    codes = bytes(range(65, 65 + len(names))).hex().encode()
+    page.Contents = pdf.make_stream(b"BT /T3 12 Tf 40 700 Td <" + codes + b"> Tj ET")
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def only_font(data: bytes) -> tuple[FontInfo, Counter[int], int]:
+    """Analyse the single font a one-page PDF draws with: (info, codes drawn, bad glyphs)."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        page = scan_page(pdf, 0, {})
+    assert len(page.fonts) == 1
+    use = page.fonts[0]
+    return use.font, use.codes, use.bad_glyphs
+
+
+def shown(data: bytes) -> bytes:
+    """The bytes of the one string the page shows."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for inst in pikepdf.parse_content_stream(pdf.pages[0], "Tj"):
+            if isinstance(inst, pikepdf.ContentStreamInstruction):
+                return bytes(inst.operands[0])
+    raise AssertionError("no Tj on the page")
+
+
+def pdfium_text(data: bytes) -> str:
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        return str(doc[0].get_textpage().get_text_range())
+    finally:
+        doc.close()
+
+
+# -- Type0 Identity fonts ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def good_map() -> dict[str, str]:
+    return {ch: ch for ch in set(TEXT)}
+
+
+def test_identity_with_sane_tounicode_is_usable(good_map: dict[str, str]) -> None:
+    data = type0_pdf(tounicode=good_map)
+    info, codes, bad = only_font(data)
+    assert (info.route, info.status, bad) == ("tounicode", FontStatus.USABLE, 0)
+    assert "".join(info.to_unicode(c) or "?" for c in info.split_codes(shown(data))) == TEXT
+    assert pdfium_text(data).strip() == TEXT
+
+
+def test_identity_without_tounicode_but_cmap_is_recoverable() -> None:
+    data = type0_pdf()
+    info, codes, bad = only_font(data)
+    assert info.status is FontStatus.RECOVERABLE and info.route == "cmap"
+    assert bad == sum(codes.values()) == len(TEXT)
+    # The recovery is real: inverting the cmap gives the text back, code by code.
+    assert "".join(info.recover(c) or "?" for c in info.split_codes(shown(data))) == TEXT
+    assert pdfium_text(data).strip() != TEXT  # PDFium does not invert cmaps: not usable by the spec
+
+
+def test_identity_without_cmap_or_post_names_is_severed() -> None:
+    info, _, bad = only_font(type0_pdf(drop_cmap=True, post3=True))
+    assert info.status is FontStatus.SEVERED and info.route == "severed"
+    assert info.problem == "no ToUnicode; embedded TrueType has no cmap and post format 3"
+    assert bad == len(TEXT)
+
+
+def test_identity_with_post_names_only_is_recoverable_by_post() -> None:
+    info, _, bad = only_font(type0_pdf(drop_cmap=True))
+    assert (info.status, info.route) == (FontStatus.RECOVERABLE, "post")
+    assert info.recover(next(iter(info.recovered))) in set(TEXT)
+    assert bad == len(TEXT)
+
+
+def test_non_embedded_identity_font_is_severed() -> None:
+    info, _, _ = only_font(type0_pdf(embed=False))
+    assert info.status is FontStatus.SEVERED
+    assert info.problem is not None and "not embedded" in info.problem
+
+
+def test_tounicode_given_as_a_name_is_severed_route_name() -> None:
+    info, _, bad = only_font(type0_pdf(tounicode="Identity-H", drop_cmap=True, post3=True))
+    assert (info.route, info.status) == ("name", FontStatus.SEVERED)
+    assert info.problem is not None and info.problem.startswith("ToUnicode is the name /Identity-H")
+    assert bad == len(TEXT)
+
+
+def test_tounicode_into_the_pua_is_wrong(good_map: dict[str, str]) -> None:
+    pua = {ch: chr(0xE000 + i) for i, ch in enumerate(sorted(good_map))}
+    data = type0_pdf(tounicode=pua)
+    info, codes, bad = only_font(data)
+    assert (info.route, info.status) == ("pua", FontStatus.WRONG)
+    assert bad == len(TEXT)
+    assert all(0xE000 <= ord(c) <= 0xF8FF for c in pdfium_text(data).strip().replace(" ", ""))
+
+
+def test_tounicode_collapsed_onto_one_value_is_wrong(good_map: dict[str, str]) -> None:
+    collapsed = {ch: "a" for ch in good_map}
+    info, codes, bad = only_font(type0_pdf(tounicode=collapsed))
+    assert (info.route, info.status) == ("collapsed", FontStatus.WRONG)
+    assert bad == len(TEXT)
+    status, route, problem = info.judge_use(codes)
+    assert (status, route) == (FontStatus.WRONG, "collapsed")
+
+
+def test_tounicode_all_fffd_carries_no_information(good_map: dict[str, str]) -> None:
+    info, codes, bad = only_font(type0_pdf(tounicode={ch: "\ufffd" for ch in good_map}))
+    assert (info.route, info.status) == ("null", FontStatus.SEVERED)
+    n = len(good_map)
+    assert info.problem == f"ToUnicode maps {n} of {n} codes to U+FFFD"
+
+
+def test_partial_tounicode_makes_the_missing_codes_bad(good_map: dict[str, str]) -> None:
+    keep = {ch: ch for ch in "Tqu"}
+    info, codes, bad = only_font(type0_pdf(tounicode=keep))
+    assert info.status is FontStatus.USABLE  # the map itself is sane...
+    covered = sum(TEXT.count(ch) for ch in keep)
+    assert bad == len(TEXT) - covered  # ...but it misses the codes drawn
+    status, route, problem = info.judge_use(codes)
+    assert (status, route) == (FontStatus.SEVERED, "partial")
+    assert problem == f"ToUnicode covers {covered} of {len(TEXT)} glyphs drawn"
+
+
+# -- simple fonts ------------------------------------------------------------------------------
+def test_reportlab_base14_and_embedded_ttf_are_usable(tmp_path: Path) -> None:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(TTFont("DejaVuTest", str(DEJAVU)))
+    path = tmp_path / "rl.pdf"
+    c = canvas.Canvas(str(path))
+    c.setFont("Helvetica", 12)
+    c.drawString(72, 720, "Grüße, naïve café")
+    c.setFont("DejaVuTest", 12)
+    c.drawString(72, 700, "Ελληνικά и русский")
+    c.save()
+    with pikepdf.open(path) as pdf:
+        page = scan_page(pdf, 0, {})
+    assert page.glyphs > 30 and page.bad_glyphs == 0
+    assert {u.font.status for u in page.fonts} == {FontStatus.USABLE}
+    routes = {u.font.name.split("+")[-1]: u.font.route for u in page.fonts}
+    assert routes["Helvetica"] == "encoding"
+
+
+@pytest.mark.parametrize(
+    ("names", "route", "status"),
+    [
+        (["g12", "g13", "g14"], "agl", FontStatus.SEVERED),
+        (["gid00043", "gid00044", "gid00045"], "agl", FontStatus.SEVERED),
+        (["uni0041", "uni00E9", "f_f_i"], "agl", FontStatus.USABLE),
+        (["Asmall", "Bsmall", "Csmall"], "pua", FontStatus.WRONG),
+    ],
+)
+def test_differences_names(names: list[str], route: str, status: FontStatus) -> None:
+    info, codes, bad = only_font(simple_pdf(names, bytes([65, 66, 67])))
+    assert (info.route, info.status) == (route, status)
+    assert bad == (0 if status is FontStatus.USABLE else 3)
+    if status is FontStatus.SEVERED:
+        assert info.problem is not None and names[0] in info.problem
+
+
+def test_winansi_codes_below_space_are_bad() -> None:
+    info, codes, bad = only_font(simple_pdf(None, bytes([1, 2, 3, 65])))
+    assert info.status is FontStatus.USABLE  # the font is fine...
+    assert bad == 3  # ...the codes drawn have no glyph in WinAnsiEncoding
+    assert info.judge_use(codes)[0] is FontStatus.SEVERED
+
+
+def test_simple_font_tounicode_overrides_and_falls_back() -> None:
+    cmap = tounicode_stream({65: "Z"}, width=1)
+    info, codes, bad = only_font(simple_pdf(None, b"AB", tounicode=cmap))
+    assert info.to_unicode(65) == "Z" and info.to_unicode(66) == "B" and bad == 0
+
+
+def test_type3_without_tounicode_and_private_names_is_severed() -> None:
+    info, _, bad = only_font(type3_pdf(["T3_0_65", "T3_0_66"]))
+    assert (info.subtype, info.route, info.status) == ("Type3", "agl", FontStatus.SEVERED)
+    assert bad == 2
+
+
+def test_type3_with_agl_names_or_tounicode_is_usable() -> None:
+    info, _, bad = only_font(type3_pdf(["A", "B"]))
+    assert (info.status, bad) == (FontStatus.USABLE, 0)
+    cmap = tounicode_stream({65: "x", 66: "y"}, width=1)
+    info, _, bad = only_font(type3_pdf(["c65", "c66"], tounicode=cmap))
+    assert (info.route, info.status, bad) == ("tounicode", FontStatus.USABLE, 0)
+
+
+# -- codes, CMaps and caching ------------------------------------------------------------------
+def test_split_codes_follows_the_codespace() -> None:
+    euc = FontInfo(
+        "x",
+        "Type0",
+        "GBK-EUC-H",
+        "collection",
+        FontStatus.USABLE,
+        None,
+        code_ranges=predefined_ranges("GBK-EUC-H"),
+    )
+    assert euc.split_codes(b"A\xb0\xa1B") == [0x41, 0xB0A1, 0x42]
+    rksj = FontInfo(
+        "x",
+        "Type0",
+        "90ms-RKSJ-H",
+        "collection",
+        FontStatus.USABLE,
+        None,
+        code_ranges=predefined_ranges("90ms-RKSJ-H"),
+    )
+    assert rksj.split_codes(b"\x82\xa0\xb1a") == [0x82A0, 0xB1, 0x61]
+    ident = FontInfo(
+        "x",
+        "Type0",
+        "Identity-H",
+        "cmap",
+        FontStatus.RECOVERABLE,
+        None,
+        code_ranges=((2, 0, 0xFFFF),),
+    )
+    assert ident.split_codes(b"\x00\x41\x01\x02\x03") == [0x41, 0x102]
+
+
+def test_cmap_parser_handles_ranges_arrays_surrogates_and_junk() -> None:
+    cmap = parse_cmap(
+        b"%!junk\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+        b"2 beginbfchar <0001> <D835DC00> <0002> <00660069> endbfchar\n"
+        b"2 beginbfrange <0010> <0012> <0041> <0020> <0021> [<0078> <0079>] endbfrange\n"
+        b"1 beginbfchar <003> <0041> endbfchar garbage ) ] endcmap"
+    )
+    assert cmap.unicode[1] == "\U0001d400" and cmap.unicode[2] == "fi"
+    assert [cmap.unicode[c] for c in (0x10, 0x11, 0x12, 0x20, 0x21)] == list("ABCxy")
+    assert cmap.widths == {2} and cmap.odd_tokens == 1
+    with pytest.raises(ValueError, match="not a CMap"):
+        parse_cmap(b"\x00\x01 this is not a cmap")
+
+
+def test_a_font_shared_by_many_pages_is_analysed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    c = canvas.Canvas(out)
+    for i in range(5):
+        c.setFont("Helvetica", 12)
+        c.drawString(72, 720, f"page {i}")
+        c.showPage()
+    c.save()
+    import pytest_textlayer.content as content
+
+    calls: list[object] = []
+    real = analyse_font
+
+    def counting(font: pikepdf.Dictionary) -> FontInfo:
+        calls.append(font.objgen)
+        return real(font)
+
+    monkeypatch.setattr(content, "analyse_font", counting)
+    cache: dict[object, FontInfo] = {}
+    with pikepdf.open(io.BytesIO(out.getvalue())) as pdf:
+        pages = [scan_page(pdf, i, cache) for i in range(5)]
+    assert len(calls) == 1 and all(p.glyphs == 6 for p in pages)
+
+
+def test_malformed_font_dictionary_does_not_raise() -> None:
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type0,
+        BaseFont=pikepdf.Name("/Broken"),
+        DescendantFonts=[1, 2],
+    )
+    info = analyse_font(font)
+    assert info.status is FontStatus.SEVERED and info.is_bad_code(65)
+    del pdf
