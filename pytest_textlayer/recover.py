@@ -65,6 +65,8 @@ class FontUsage:
     width: int
     #: page index -> runs of codes, one run per text-showing operator, in content order.
     pages: dict[int, list[list[int]]] = field(default_factory=dict)
+    #: The pikepdf document the font belongs to, kept alive as long as the font is used.
+    owner: Any = field(default=None, repr=False, compare=False)
 
     def codes(self) -> Counter[int]:
         counts: Counter[int] = Counter()
@@ -179,7 +181,7 @@ def _walk(
                     current = usages.get(key)
                     if current is None:
                         subtype = str(font.get("/Subtype", "/?"))[1:]
-                        current = FontUsage(key, font, font_name(font), subtype, width)
+                        current = FontUsage(key, font, font_name(font), subtype, width, owner=pdf)
                         usages[key] = current
         elif op in ("Tj", "TJ", "'", '"') and current is not None:
             runs = current.pages.setdefault(page_index, [])
@@ -572,6 +574,10 @@ _WORD = re.compile(
 )
 
 
+#: Tokens of their own in prose: dashes, percent and section signs, bullets.
+_DASHES = set("-–—%§•·&/*+=")
+
+
 def wordlike(text: str) -> float:
     """Share of the visible characters that stand in word-shaped tokens.
 
@@ -584,7 +590,9 @@ def wordlike(text: str) -> float:
     total = sum(len(t) for t in tokens)
     if not total:
         return 0.0
-    return sum(len(t) for t in tokens if _WORD.fullmatch(t)) / total
+    good = sum(len(t) for t in tokens
+               if _WORD.fullmatch(t) or (len(t) <= 2 and all(c in _DASHES for c in t)))
+    return good / total
 
 
 #: The winning hypothesis must beat every hypothesis that reads the text differently by this much.
