@@ -276,12 +276,12 @@ def _read(stream: Any) -> bytes:
         return b""
 
 
-def _font_program(descriptor: Any) -> tuple[str | None, bytes]:
-    """(kind, bytes) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
+def _font_program(descriptor: Any) -> tuple[str | None, Any]:
+    """(kind, stream) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
     import pikepdf
 
     if not isinstance(descriptor, pikepdf.Dictionary):
-        return None, b""
+        return None, None
     for key, kind in (("/FontFile2", "TrueType"), ("/FontFile", "Type1"), ("/FontFile3", None)):
         stream = descriptor.get(key)
         if _is_stream(stream):
@@ -290,8 +290,8 @@ def _font_program(descriptor: Any) -> tuple[str | None, bytes]:
                 kind = {"Type1C": "CFF", "CIDFontType0C": "CIDCFF", "OpenType": "OpenType"}.get(
                     sub, "CFF"
                 )
-            return kind, _read(stream)
-    return None, b""
+            return kind, stream  # read only when a route needs the program
+    return None, None
 
 
 def _flags(descriptor: Any) -> int:
@@ -580,7 +580,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
                 length1 = int(stream.get("/Length1", 0)) if stream is not None else 0
             except Exception:
                 length1 = 0
-            program = load_program(kind, data, length1)
+            program = load_program(kind, _read(data) if data is not None else b"", length1)
         return program
 
     names: dict[int, str] = {}
@@ -628,12 +628,14 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             bad[code] = "pua"
 
     # A Type1/CFF program selects glyphs by name: a name it does not hold draws something else.
-    if kind == "CFF" and names and source != "built-in encoding":
+    # Checked only for Differences: stock encodings name stock glyphs, and parsing every
+    # embedded program would cost more than the whole content walk.
+    if kind == "CFF" and differences and source != "built-in encoding":
         prog = get_program()
         held = prog.names
         if held:
-            for code, glyph in names.items():
-                if glyph not in held and code not in bad and code != 32:
+            for code, glyph in differences.items():
+                if glyph not in held and code not in bad and glyph != "space":
                     bad[code] = "notinfont"
 
     missing: str | None = "nocode"
@@ -858,7 +860,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             code_ranges=ranges,
             missing="font",
         )
-    prog = load_program(kind, data)
+    prog = load_program(kind, _read(data))
     cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap"))
     recovered: dict[int, str] = {}
     route = route_if_severed
