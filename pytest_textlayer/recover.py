@@ -530,6 +530,30 @@ def _letters(text: str) -> int:
     return sum(ch.isalpha() for ch in text)
 
 
+#: Mean letters per word above which a text in a spaced script is letter soup, not prose.
+MAX_MEAN_WORD = 14.0
+#: Scripts written without spaces between words (by the first word of the Unicode name).
+_UNSPACED = ("CJK", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN")
+
+
+def _spaced(text: str) -> bool:
+    """Prose in a script that separates words has words of ordinary length.
+
+    Under a wrong order the space glyph turns into a letter and every line
+    becomes one long word, which a letter-pair model alone may still accept.
+    """
+    import unicodedata
+
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return False
+    unspaced = sum(unicodedata.name(ch, "").startswith(_UNSPACED) for ch in letters)
+    if unspaced > len(letters) / 2:
+        return True
+    words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
+    return bool(words) and len(letters) / len(words) <= MAX_MEAN_WORD
+
+
 #: Characters of a font's text the model judges an order hypothesis on (enough to be sure, fast).
 VERIFY_CHARS = 20000
 
@@ -554,6 +578,8 @@ def order_hypotheses(usage: FontUsage, model: Any = None, lang: str | None = Non
             continue
         text = usage.text(mapping, missing=" ")[:VERIFY_CHARS]
         if _letters(text) < MIN_VERIFY_LETTERS or wordlike(text) < MIN_WORDLIKE:
+            continue
+        if not _spaced(text):
             continue
         verdict = langmodel.judge(text, model, lang=lang)
         if verdict.passes is None:
@@ -595,6 +621,8 @@ def wordlike(text: str) -> float:
     return good / total
 
 
+#: An order hypothesis must clear the model's threshold by this much (real ones clear it by 1-2).
+MIN_MARGIN = 0.3
 #: The winning hypothesis must beat every hypothesis that reads the text differently by this much.
 MIN_LEAD = 0.5
 
@@ -613,7 +641,7 @@ def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> 
     codes are not identifiable from their order (letter soup passes the
     model under many offsets) and the font is left to OCR.
     """
-    hyps = [h for h in order_hypotheses(usage, model, lang) if h.passes]
+    hyps = [h for h in order_hypotheses(usage, model, lang) if h.passes and h.margin >= MIN_MARGIN]
     if not hyps:
         return None
     best = hyps[0]
