@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .fonts import FontInfo, analyse_font
-from .model import FontStatus
+from .model import FontReport, FontStatus
 
 if TYPE_CHECKING:
     import pikepdf
@@ -109,6 +109,20 @@ class FontUse:
     @property
     def problem(self) -> str | None:
         return self.judge()[2]
+
+    def report(self) -> FontReport:
+        """This use as the report model's font line, judged by the glyphs this page draws."""
+        status, route, problem = self.judge()
+        return FontReport(
+            name=self.font.name,
+            subtype=self.font.subtype,
+            encoding=self.font.encoding,
+            route=route,
+            status=status,
+            glyphs=self.glyphs,
+            unmapped=self.bad_glyphs,
+            problem=problem,
+        )
 
 
 @dataclass

@@ -114,6 +114,8 @@ class FontInfo:
     embedded: bool = False
     #: The kind of embedded program: TrueType, CFF, CIDCFF, Type1, OpenType, or None.
     program: str | None = None
+    #: (kind, stream, cidfont) to compute ``recovered`` on first use (Type0 with a ToUnicode).
+    lazy_program: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -148,7 +150,20 @@ class FontInfo:
         return self.unicode.get(code)
 
     def recover(self, code: int) -> str | None:
-        """Text for ``code`` from the embedded program (cmap inversion, post or charset names)."""
+        """Text for ``code`` from the embedded program (cmap inversion, post or charset names).
+
+        For a Type0 font with a ToUnicode the program is read on the first call
+        only (the repairer needs it for the codes the ToUnicode misses or spoils),
+        so it must happen while the PDF is open.
+        """
+        if self.lazy_program is not None:
+            kind, stream, cidfont = self.lazy_program
+            object.__setattr__(self, "lazy_program", None)
+            try:
+                found = program_route(kind, stream, cidfont)[3]
+            except Exception:  # the PDF was closed or the program is broken: nothing to offer
+                found = {}
+            object.__setattr__(self, "recovered", {**found, **self.recovered})
         return self.recovered.get(code)
 
     # -- judging a page's use of the font -----------------------------------------------------
@@ -746,7 +761,7 @@ def _sfnt_detail(prog: _Program) -> str:
         parts.append(f"{subt} cmap" if prog.cmap_kinds else "no cmap")
     if prog.post_format not in (1.0, 2.0):
         parts.append("no post" if prog.post_format is None else f"post format {prog.post_format:g}")
-    return f"; embedded TrueType has {' and '.join(parts)}" if parts else ""
+    return f", embedded {prog.kind} has {' and '.join(parts)}" if parts else ""
 
 
 def _analyse_type0(font: Any, base: str) -> FontInfo:
@@ -773,39 +788,34 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
 
     enc_name = _name(enc_obj)
     ranges: tuple[tuple[int, int, int], ...] = _TWO
-    identity = enc_name in ("Identity-H", "Identity-V")
-    predefined = enc_name is not None and not identity
+    predefined = enc_name is not None and enc_name not in ("Identity-H", "Identity-V")
+    label: str | None = enc_name
     if enc_name is not None:
         ranges = predefined_ranges(enc_name)
-        label: str | None = enc_name
     elif _is_stream(enc_obj):
+        # An embedded encoding CMap: its codespace splits the strings; its own CIDSystemInfo
+        # names the collection when the CIDFont's is missing.
         label = _name(enc_obj.get("/CMapName")) or "embedded CMap"
         sysinfo = enc_obj.get("/CIDSystemInfo")
         if isinstance(sysinfo, pikepdf.Dictionary) and not ordering:
             ordering = _text(sysinfo.get("/Ordering", ""))
+            registry = _text(sysinfo.get("/Registry", ""))
         try:
             parsed = parse_cmap(_read(enc_obj))
-            if parsed.codespace:
-                ranges = tuple(sorted(set(parsed.codespace)))
-            elif parsed.usecmap:
-                ranges = predefined_ranges(parsed.usecmap)
-            identity = ordering == "Identity" or (
-                bool(parsed.cids) and all(c == v for c, v in list(parsed.cids.items())[:64])
-            )
         except ValueError:
-            identity = True
-    else:
-        label = None
-        identity = True
-    collection = (
-        registry == "Adobe" and ordering in CJK_ORDERINGS and (predefined or bool(ordering))
+            parsed = None
+        if parsed is not None and parsed.codespace:
+            ranges = tuple(sorted(set(parsed.codespace)))
+        elif parsed is not None and parsed.usecmap:
+            ranges = predefined_ranges(parsed.usecmap)
+    # The spec's third route: a predefined CMap, or a CIDFont in an Adobe CJK collection.
+    collection = (registry == "Adobe" and ordering in CJK_ORDERINGS) or (
+        predefined and ordering != "Identity"
     )
-    collection = collection or (predefined and ordering != "Identity")
     code_width = max(w for w, _, _ in ranges)
 
     descriptor = cidfont.get("/FontDescriptor")
     kind, data = _font_program(descriptor)
-    cid_sub = _name(cidfont.get("/Subtype")) or ""
     subtype = "Type0"
     cmap, tu_name, tu_problem = _tounicode(font)
 
@@ -825,6 +835,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             missing=fallback_missing,
             embedded=kind is not None,
             program=kind,
+            lazy_program=(kind, data, cidfont) if kind is not None else None,
         )
     if collection:
         problem = None
@@ -860,16 +871,38 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             code_ranges=ranges,
             missing="font",
         )
-    prog = load_program(kind, _read(data))
+    status, route, problem, recovered = program_route(kind, data, cidfont, lead, route_if_severed)
+    return FontInfo(
+        base,
+        subtype,
+        label,
+        route,
+        status,
+        problem,
+        code_ranges=ranges,
+        missing="font",
+        recovered=recovered,
+        embedded=True,
+        program=kind,
+    )
+
+
+def program_route(
+    kind: str | None,
+    stream: Any,
+    cidfont: Any,
+    lead: str = "no ToUnicode",
+    severed: str = "severed",
+) -> tuple[FontStatus, str, str, dict[int, str]]:
+    """What a CIDFont's embedded program offers without a ToUnicode: (status, route, problem,
+    CID → text). A Unicode cmap inverted through CIDToGIDMap, else AGL post/charset names."""
+    if kind is None:
+        return FontStatus.SEVERED, severed, f"{lead}, font is not embedded", {}
+    prog = load_program(kind, _read(stream))
     cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap"))
     recovered: dict[int, str] = {}
-    route = route_if_severed
-    what = {
-        "TrueType": "TrueType",
-        "CIDCFF": "CID-keyed CFF",
-        "CFF": "CFF",
-        "OpenType": "OpenType",
-    }.get(kind, kind)
+    route = severed
+    what = {"CIDCFF": "CID-keyed CFF"}.get(kind, kind)
     if prog.error:
         problem = f"{lead}, embedded {what} program is unreadable ({prog.error})"
     elif prog.cmap:
@@ -887,7 +920,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
                 gid_to_text[gid] = text
         if len(gid_to_text) * 2 > max(1, len(prog.glyph_names) - 1):
             recovered = _by_cid(gid_to_text, cid_to_gid)
-            route = "post" if kind in ("TrueType", "OpenType") and "CFF" not in what else "charset"
+            route = "post" if kind == "TrueType" or prog.post_format is not None else "charset"
             source = "post glyph names" if route == "post" else "charset glyph names"
             problem = f"{lead}; the embedded {what} has {source} (recoverable, not by the spec)"
         else:
@@ -895,39 +928,17 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
     elif kind == "CIDCFF" or prog.cid_keyed:
         problem = f"{lead}, embedded font is a CID-keyed CFF (no glyph names)"
     elif kind in ("TrueType", "OpenType"):
-        problem = f"{lead}{_sfnt_detail(prog)}"
-        if not problem.count("embedded"):
-            problem = f"{lead}, embedded {what} has no usable cmap or post names"
+        problem = (
+            f"{lead}{_sfnt_detail(prog)}"
+            if _sfnt_detail(prog)
+            else (f"{lead}, embedded {what} has no usable cmap or post names")
+        )
     else:
         problem = f"{lead}, embedded {what} gives no characters"
-    if cid_sub == "CIDFontType0" and kind == "TrueType":
+    if _name(cidfont.get("/Subtype")) == "CIDFontType0" and kind == "TrueType":
         problem += " (CIDFontType0 holds a TrueType program)"
-    if recovered:
-        return FontInfo(
-            base,
-            subtype,
-            label,
-            route,
-            FontStatus.RECOVERABLE,
-            problem,
-            code_ranges=ranges,
-            missing="font",
-            recovered=recovered,
-            embedded=True,
-            program=kind,
-        )
-    return FontInfo(
-        base,
-        subtype,
-        label,
-        route,
-        FontStatus.SEVERED,
-        problem,
-        code_ranges=ranges,
-        missing="font",
-        embedded=True,
-        program=kind,
-    )
+    status = FontStatus.RECOVERABLE if recovered else FontStatus.SEVERED
+    return status, route, problem, recovered
 
 
 def _cid_to_gid(obj: Any) -> list[int] | None:

@@ -240,7 +240,7 @@ def test_identity_without_tounicode_but_cmap_is_recoverable() -> None:
 def test_identity_without_cmap_or_post_names_is_severed() -> None:
     info, _, bad = only_font(type0_pdf(drop_cmap=True, post3=True))
     assert info.status is FontStatus.SEVERED and info.route == "severed"
-    assert info.problem == "no ToUnicode; embedded TrueType has no cmap and post format 3"
+    assert info.problem == "no ToUnicode, embedded TrueType has no cmap and post format 3"
     assert bad == len(TEXT)
 
 
@@ -271,6 +271,10 @@ def test_tounicode_into_the_pua_is_wrong(good_map: dict[str, str]) -> None:
     assert (info.route, info.status) == ("pua", FontStatus.WRONG)
     assert bad == len(TEXT)
     assert all(0xE000 <= ord(c) <= 0xF8FF for c in pdfium_text(data).strip().replace(" ", ""))
+    # The repairer can still read the right text from the program's cmap, code by code.
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        again = analyse_font(pdf.pages[0].Resources.Font.F1)
+        assert "".join(again.recover(c) or "?" for c in again.split_codes(shown(data))) == TEXT
 
 
 def test_tounicode_collapsed_onto_one_value_is_wrong(good_map: dict[str, str]) -> None:
@@ -298,6 +302,10 @@ def test_partial_tounicode_makes_the_missing_codes_bad(good_map: dict[str, str])
     status, route, problem = info.judge_use(codes)
     assert (status, route) == (FontStatus.SEVERED, "partial")
     assert problem == f"ToUnicode covers {covered} of {len(TEXT)} glyphs drawn"
+    with pikepdf.open(io.BytesIO(type0_pdf(tounicode=keep))) as pdf:
+        report = scan_page(pdf, 0, {}).fonts[0].report()
+    assert (report.status, report.unmapped, report.glyphs) == (status, bad, len(TEXT))
+    assert report.describe().endswith(problem)
 
 
 # -- simple fonts ------------------------------------------------------------------------------
