@@ -15,6 +15,8 @@ from typing import Any
 
 import pikepdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_textlayer.content import PageContent, scan_page
 from pytest_textlayer.fonts import FontInfo
@@ -289,3 +291,45 @@ def test_scan_is_fast_on_a_text_heavy_document() -> None:
         per_page = (time.perf_counter() - start) / (3 * len(pdf.pages))
     assert per_page < 0.02  # measured ~1 ms/page; pdftotext takes ~3 ms/page on this file
     assert all(info.status is FontStatus.USABLE for info in cache.values())
+
+
+_OPS = st.sampled_from(
+    [
+        b"BT",
+        b"ET",
+        b"q",
+        b"Q",
+        b"/F1 12 Tf",
+        b"/F9 1 Tf",
+        b"(AB) Tj",
+        b"[(A) 5 (B)] TJ",
+        b"3 Tr",
+        b"1 0 0 1 5 5 cm",
+        b"cm",
+        b"/Im Do",
+        b"/Nope Do",
+        b"/Span <</ActualText (x)>> BDC",
+        b"EMC",
+        b"Tj",
+        b"(",
+        b"]",
+        b"<4",
+        b"1 2 Td",
+        b"T*",
+        b"'",
+        b"BI /W 2 /H 2 ID xxxx EI",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_OPS, max_size=30).map(b" ".join))
+def test_scan_page_survives_any_content(content: bytes) -> None:
+    data = _broken_font_page(content)
+    try:
+        page = scan(data)
+    except ValueError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert 0 <= page.bad_glyphs <= page.glyphs
+    assert 0.0 <= page.image_coverage <= 1.0
