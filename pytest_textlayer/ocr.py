@@ -33,17 +33,66 @@ from .errors import MissingOCR, TextLayerError
 
 #: ISO 639-1 code -> Tesseract traineddata name (and Debian's tesseract-ocr-NAME package).
 TESSERACT_CODES: dict[str, str] = {
-    "en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por", "nl": "nld",
-    "pl": "pol", "cs": "ces", "sk": "slk", "sl": "slv", "hr": "hrv", "sr": "srp", "ro": "ron",
-    "hu": "hun", "fi": "fin", "sv": "swe", "da": "dan", "no": "nor", "nb": "nor", "is": "isl",
-    "et": "est", "lv": "lav", "lt": "lit", "ru": "rus", "uk": "ukr", "be": "bel", "bg": "bul",
-    "mk": "mkd", "el": "ell", "tr": "tur", "ca": "cat", "eu": "eus", "gl": "glg", "ga": "gle",
-    "cy": "cym", "la": "lat", "ar": "ara", "fa": "fas", "he": "heb", "hi": "hin", "th": "tha",
-    "vi": "vie", "id": "ind", "ms": "msa", "zh": "chi_sim", "ja": "jpn", "ko": "kor",
+    "en": "eng",
+    "fr": "fra",
+    "de": "deu",
+    "es": "spa",
+    "it": "ita",
+    "pt": "por",
+    "nl": "nld",
+    "pl": "pol",
+    "cs": "ces",
+    "sk": "slk",
+    "sl": "slv",
+    "hr": "hrv",
+    "sr": "srp",
+    "ro": "ron",
+    "hu": "hun",
+    "fi": "fin",
+    "sv": "swe",
+    "da": "dan",
+    "no": "nor",
+    "nb": "nor",
+    "is": "isl",
+    "et": "est",
+    "lv": "lav",
+    "lt": "lit",
+    "ru": "rus",
+    "uk": "ukr",
+    "be": "bel",
+    "bg": "bul",
+    "mk": "mkd",
+    "el": "ell",
+    "tr": "tur",
+    "ca": "cat",
+    "eu": "eus",
+    "gl": "glg",
+    "ga": "gle",
+    "cy": "cym",
+    "la": "lat",
+    "ar": "ara",
+    "fa": "fas",
+    "he": "heb",
+    "hi": "hin",
+    "th": "tha",
+    "vi": "vie",
+    "id": "ind",
+    "ms": "msa",
+    "zh": "chi_sim",
+    "ja": "jpn",
+    "ko": "kor",
 }
 #: Script Tesseract's OSD reports -> the language pack that reads it best by default.
-SCRIPT_LANG = {"Latin": "eng", "Cyrillic": "rus", "Greek": "ell", "Arabic": "ara",
-               "Hebrew": "heb", "Han": "chi_sim", "Japanese": "jpn", "Korean": "kor"}
+SCRIPT_LANG = {
+    "Latin": "eng",
+    "Cyrillic": "rus",
+    "Greek": "ell",
+    "Arabic": "ara",
+    "Hebrew": "heb",
+    "Han": "chi_sim",
+    "Japanese": "jpn",
+    "Korean": "kor",
+}
 #: Resolution pages are rendered at for character recognition.
 OCR_DPI = 300
 #: Seconds one Tesseract or OCRmyPDF run may take before it is given up.
@@ -77,7 +126,7 @@ def _probe(program: str) -> TesseractInfo | None:
 
 
 def tesseract_program() -> str:
-    """The Tesseract executable to run (``TEXTLAYER_TESSERACT`` overrides, for tests and odd installs)."""
+    """The Tesseract executable (``TEXTLAYER_TESSERACT`` overrides it: tests, odd installs)."""
     return os.environ.get("TEXTLAYER_TESSERACT", "tesseract")
 
 
@@ -90,7 +139,7 @@ def tesseract_info() -> TesseractInfo:
 
 
 def tesseract_lang(code: str) -> str:
-    """A user's language code (ISO 639-1 ``fr``, Tesseract ``fra``, or ``eng+fra``) for Tesseract."""
+    """A user's language code (ISO 639-1 ``fr``, Tesseract ``fra``, ``eng+fra``) for Tesseract."""
     parts = [p.strip().lower() for p in code.split("+") if p.strip()]
     if not parts:
         raise ValueError(f"empty language code {code!r}")
@@ -153,8 +202,15 @@ def parse_hocr(data: str) -> list[OcrChar]:
             text = "".join(elem.itertext())
             if box and text.strip():
                 x0, y0, x1, y1 = (float(v) for v in box.groups())
-                chars.append(OcrChar(text, (x0, y0, x1, y1), float(conf.group(1)) if conf else 0.0,
-                                     word_no, line_no))
+                chars.append(
+                    OcrChar(
+                        text,
+                        (x0, y0, x1, y1),
+                        float(conf.group(1)) if conf else 0.0,
+                        word_no,
+                        line_no,
+                    )
+                )
     return chars
 
 
@@ -175,8 +231,21 @@ def recognise(image: Any, lang: str) -> list[OcrChar]:
         png = Path(tmp, "page.png")
         image.save(png)
         base = Path(tmp, "out")
-        done = _run([tesseract_program(), str(png), str(base), "-l", lang, "--dpi", str(OCR_DPI),
-                     "-c", "hocr_char_boxes=1", "hocr"], "Tesseract")
+        done = _run(
+            [
+                tesseract_program(),
+                str(png),
+                str(base),
+                "-l",
+                lang,
+                "--dpi",
+                str(OCR_DPI),
+                "-c",
+                "hocr_char_boxes=1",
+                "hocr",
+            ],
+            "Tesseract",
+        )
         out = base.with_suffix(".hocr")
         if done.returncode != 0 or not out.exists():
             raise TextLayerError(f"Tesseract failed: {_last_line(done.stderr)}")
@@ -191,8 +260,10 @@ def detect_script(image: Any) -> str | None:
     with tempfile.TemporaryDirectory(prefix="textlayer-osd-") as tmp:
         png = Path(tmp, "page.png")
         image.save(png)
-        done = _run([tesseract_program(), str(png), "-", "--psm", "0", "--dpi", str(OCR_DPI)],
-                    "Tesseract OSD")
+        done = _run(
+            [tesseract_program(), str(png), "-", "--psm", "0", "--dpi", str(OCR_DPI)],
+            "Tesseract OSD",
+        )
     match = re.search(r"Script:\s*(\w+)", done.stdout + done.stderr)
     return SCRIPT_LANG.get(match.group(1)) if match else None
 
@@ -217,8 +288,20 @@ def _subset(data: bytes, indices: list[int], path: Path) -> None:
 
 
 def _ocrmypdf(src: Path, dst: Path, lang: str, *, force: bool) -> None:
-    args = [sys.executable, "-m", "ocrmypdf", "-l", lang, "--output-type", "pdf",
-            "--optimize", "0", "--jobs", "1", "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "ocrmypdf",
+        "-l",
+        lang,
+        "--output-type",
+        "pdf",
+        "--optimize",
+        "0",
+        "--jobs",
+        "1",
+        "--quiet",
+    ]
     args.append("--force-ocr" if force else "--skip-text")
     done = _run(args + [str(src), str(dst)], "OCRmyPDF")
     if done.returncode == 3:

@@ -46,7 +46,12 @@ def usable_text(text: str | None) -> bool:
     if not text:
         return False
     for ch in text:
-        if ch in _BAD_TEXT or is_pua(ch) or (ord(ch) < 0x20 and ch not in "\t") or 0x7F <= ord(ch) < 0xA0:
+        if (
+            ch in _BAD_TEXT
+            or is_pua(ch)
+            or (ord(ch) < 0x20 and ch not in "\t")
+            or 0x7F <= ord(ch) < 0xA0
+        ):
             return False
     return True
 
@@ -337,8 +342,13 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
             tally[how] += 1
     if not mapping:
         return None
-    return Recovery(mapping, _best_source(tally, "cmap"), coverage(usage, mapping), usage.glyphs,
-                    "embedded TrueType " + " and ".join(sorted(tally)))
+    return Recovery(
+        mapping,
+        _best_source(tally, "cmap"),
+        coverage(usage, mapping),
+        usage.glyphs,
+        "embedded TrueType " + " and ".join(sorted(tally)),
+    )
 
 
 def _cff(data: bytes, subtype: str) -> Any:
@@ -353,7 +363,9 @@ def _cff(data: bytes, subtype: str) -> Any:
     return cff
 
 
-def _from_cff_composite(usage: FontUsage, cidfont: Any, data: bytes, subtype: str) -> Recovery | None:
+def _from_cff_composite(
+    usage: FontUsage, cidfont: Any, data: bytes, subtype: str
+) -> Recovery | None:
     cff = _cff(data, subtype)
     if cff is None:
         return None
@@ -371,7 +383,9 @@ def _from_cff_composite(usage: FontUsage, cidfont: Any, data: bytes, subtype: st
                 mapping[code] = text
     if not mapping:
         return None
-    return Recovery(mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset")
+    return Recovery(
+        mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset"
+    )
 
 
 def _differences(font: Any) -> dict[int, str]:
@@ -445,8 +459,13 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         return None
     if not mapping:
         return None
-    return Recovery(mapping, _best_source(tally, "cmap"), coverage(usage, mapping), usage.glyphs,
-                    detail + " " + " and ".join(sorted(tally)))
+    return Recovery(
+        mapping,
+        _best_source(tally, "cmap"),
+        coverage(usage, mapping),
+        usage.glyphs,
+        detail + " " + " and ".join(sorted(tally)),
+    )
 
 
 def from_program(usage: FontUsage) -> Recovery | None:
@@ -464,8 +483,12 @@ def from_program(usage: FontUsage) -> Recovery | None:
                 return _from_truetype_composite(usage, cidfont, desc["/FontFile2"].read_bytes())
             if "/FontFile3" in desc:
                 stream = desc["/FontFile3"]
-                return _from_cff_composite(usage, cidfont, stream.read_bytes(),
-                                           str(stream.get("/Subtype", "/CIDFontType0C")))
+                return _from_cff_composite(
+                    usage,
+                    cidfont,
+                    stream.read_bytes(),
+                    str(stream.get("/Subtype", "/CIDFontType0C")),
+                )
             return None
         if font.get("/Subtype") == pikepdf.Name.Type3:
             return None
@@ -478,7 +501,7 @@ def from_program(usage: FontUsage) -> Recovery | None:
 
 
 def _gid_codes(usage: FontUsage) -> dict[int, int]:
-    """code -> glyph id, when the codes are glyph ids (Identity composite fonts, or simple fonts)."""
+    """code -> glyph id, when codes are glyph ids (Identity composite fonts, or simple fonts)."""
     import pikepdf
 
     codes = usage.codes()
@@ -558,7 +581,9 @@ def _spaced(text: str) -> bool:
 VERIFY_CHARS = 20000
 
 
-def order_hypotheses(usage: FontUsage, model: Any = None, lang: str | None = None) -> list[Hypothesis]:
+def order_hypotheses(
+    usage: FontUsage, model: Any = None, lang: str | None = None
+) -> list[Hypothesis]:
     """Mac-standard and constant-offset maps for a font, best margin first.
 
     Only hypotheses covering most of the drawn glyphs are judged, by the
@@ -616,8 +641,11 @@ def wordlike(text: str) -> float:
     total = sum(len(t) for t in tokens)
     if not total:
         return 0.0
-    good = sum(len(t) for t in tokens
-               if _WORD.fullmatch(t) or (len(t) <= 2 and all(c in _DASHES for c in t)))
+    good = sum(
+        len(t)
+        for t in tokens
+        if _WORD.fullmatch(t) or (len(t) <= 2 and all(c in _DASHES for c in t))
+    )
     return good / total
 
 
@@ -655,8 +683,13 @@ def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> 
         detail = "glyph ids read through the Macintosh standard order"
     else:
         detail = f"glyph ids shifted by {best.offset:+d}"
-    return Recovery(best.mapping, best.source, coverage(usage, best.mapping), usage.glyphs,
-                    f"{detail}, accepted by the letter-pair model (margin {best.margin:+.2f})")
+    return Recovery(
+        best.mapping,
+        best.source,
+        coverage(usage, best.mapping),
+        usage.glyphs,
+        f"{detail}, accepted by the letter-pair model (margin {best.margin:+.2f})",
+    )
 
 
 # --------------------------------------------------------------------------- the glyphs themselves
@@ -676,8 +709,9 @@ class _Glyph:
     blank: bool
 
 
-def _pdfium_glyphs(page: Any, names: Mapping[str, FontUsage], page_index: int,
-                   scale: float) -> dict[tuple[int, int], list[_Glyph]]:
+def _pdfium_glyphs(
+    page: Any, names: Mapping[str, FontUsage], page_index: int, scale: float
+) -> dict[tuple[int, int], list[_Glyph]]:
     """Glyphs PDFium sees on the page for the given fonts, with their codes and pixel boxes.
 
     PDFium's characters come in content order, one per glyph; they are paired
@@ -705,26 +739,38 @@ def _pdfium_glyphs(page: Any, names: Mapping[str, FontUsage], page_index: int,
             continue
         lft, rgt, bot, tp = (ctypes.c_double() for _ in range(4))
         raw.FPDFText_GetCharBox(textpage, i, lft, rgt, bot, tp)
-        box = ((lft.value - left) * scale, (top - tp.value) * scale,
-               (rgt.value - left) * scale, (top - bot.value) * scale)
+        box = (
+            (lft.value - left) * scale,
+            (top - tp.value) * scale,
+            (rgt.value - left) * scale,
+            (top - bot.value) * scale,
+        )
         blank = (tp.value - bot.value) < 0.1 or (rgt.value - lft.value) < 0.1
         per_font.setdefault(name, []).append(
-            (raw.FPDFText_GetUnicode(textpage, i), box, blank,
-             bool(raw.FPDFText_HasUnicodeMapError(textpage, i))))
+            (
+                raw.FPDFText_GetUnicode(textpage, i),
+                box,
+                blank,
+                bool(raw.FPDFText_HasUnicodeMapError(textpage, i)),
+            )
+        )
     textpage.close()
     out: dict[tuple[int, int], list[_Glyph]] = {}
     for name, chars in per_font.items():
         usage = names[name]
         codes = [c for run in usage.pages.get(page_index, []) for c in run]
         if len(codes) == len(chars):
-            out[usage.key] = [_Glyph(code, box, blank) for code, (_, box, blank, _) in zip(codes, chars)]
+            out[usage.key] = [
+                _Glyph(code, box, blank)
+                for code, (_, box, blank, _) in zip(codes, chars, strict=True)
+            ]
         elif all(err for *_, err in chars):
             out[usage.key] = [_Glyph(u, box, blank) for u, box, blank, _ in chars]
     return out
 
 
 def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
-    xs0, ys0, xs1, ys1 = zip(*boxes)
+    xs0, ys0, xs1, ys1 = zip(*boxes, strict=True)
     return min(xs0), min(ys0), max(xs1), max(ys1)
 
 
@@ -748,8 +794,10 @@ def _glyph_words(items: list[_Glyph]) -> Iterator[list[_Glyph]]:
         if word:
             last = word[-1].box
             height = max(1.0, last[3] - last[1])
-            if abs((glyph.box[1] + glyph.box[3]) - (last[1] + last[3])) / 2 > height or \
-                    glyph.box[0] < last[0] - height:
+            if (
+                abs((glyph.box[1] + glyph.box[3]) - (last[1] + last[3])) / 2 > height
+                or glyph.box[0] < last[0] - height
+            ):
                 yield word
                 word = []
         word.append(glyph)
@@ -757,7 +805,9 @@ def _glyph_words(items: list[_Glyph]) -> Iterator[list[_Glyph]]:
         yield word
 
 
-def read_glyphs(items: list[_Glyph], chars: list[Any]) -> Iterator[tuple[_Glyph, tuple[str, float]]]:
+def read_glyphs(
+    items: list[_Glyph], chars: list[Any]
+) -> Iterator[tuple[_Glyph, tuple[str, float]]]:
     """Pair glyphs with what Tesseract read there.
 
     A word of glyphs that overlaps one recognised word with as many
@@ -777,7 +827,7 @@ def read_glyphs(items: list[_Glyph], chars: list[Any]) -> Iterator[tuple[_Glyph,
         best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
         if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
             ocr_word = sorted(words[best], key=lambda c: c.box[0])
-            for glyph, ch in zip(word, ocr_word):
+            for glyph, ch in zip(word, ocr_word, strict=True):
                 yield glyph, (ch.text, ch.conf)
             continue
         for glyph in word:
@@ -792,16 +842,19 @@ def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
         return " ", 100.0
     x0, y0, x1, y1 = glyph.box
     pad = 0.15 * max(x1 - x0, y1 - y0)
-    inside = [c for c in chars
-              if x0 - pad <= (c.box[0] + c.box[2]) / 2 <= x1 + pad
-              and y0 - pad <= (c.box[1] + c.box[3]) / 2 <= y1 + pad]
+    inside = [
+        c
+        for c in chars
+        if x0 - pad <= (c.box[0] + c.box[2]) / 2 <= x1 + pad
+        and y0 - pad <= (c.box[1] + c.box[3]) / 2 <= y1 + pad
+    ]
     if not inside:
         # A small mark (a period) may be boxed a little off: take the character mostly inside.
         def share(c: Any) -> float:
             w = max(0.0, min(x1 + pad, c.box[2]) - max(x0 - pad, c.box[0]))
             h = max(0.0, min(y1 + pad, c.box[3]) - max(y0 - pad, c.box[1]))
             area = max(1.0, (c.box[2] - c.box[0]) * (c.box[3] - c.box[1]))
-            return w * h / area
+            return float(w * h / area)
 
         best = max(chars, key=share, default=None)
         if best is None or share(best) < 0.5:
@@ -811,7 +864,9 @@ def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
     return "".join(c.text for c in inside), min(c.conf for c in inside)
 
 
-def vote(readings: Mapping[int, list[tuple[str, float]]], counts: Mapping[int, int]) -> dict[int, str]:
+def vote(
+    readings: Mapping[int, list[tuple[str, float]]], counts: Mapping[int, int]
+) -> dict[int, str]:
     """The reading each code gets: enough votes that agree, or nothing."""
     out: dict[int, str] = {}
     for code, seen in readings.items():
@@ -819,15 +874,15 @@ def vote(readings: Mapping[int, list[tuple[str, float]]], counts: Mapping[int, i
         text, n = tally.most_common(1)[0]
         if n / len(seen) < MIN_AGREEMENT or not usable_text(text.strip() or text):
             continue
-        if n >= MIN_VOTES:
-            out[code] = text
-        elif counts.get(code, 0) == 1 and max(c for t, c in seen if t == text) >= SINGLE_VOTE_CONF:
+        confident = max(c for t, c in seen if t == text) >= SINGLE_VOTE_CONF
+        if n >= MIN_VOTES or (counts.get(code, 0) == 1 and confident):
             out[code] = text
     return out
 
 
-def from_glyphs(data: bytes, usages: Iterable[FontUsage], lang: str, *,
-                dpi: int = 300) -> dict[tuple[int, int], Recovery]:
+def from_glyphs(
+    data: bytes, usages: Iterable[FontUsage], lang: str, *, dpi: int = 300
+) -> dict[tuple[int, int], Recovery]:
     """Source c: read the glyphs with Tesseract and vote per code across the whole document.
 
     ``data`` is the PDF the usages were collected from. Pages turned by
@@ -839,7 +894,9 @@ def from_glyphs(data: bytes, usages: Iterable[FontUsage], lang: str, *,
     from . import ocr
 
     wanted = list(usages)
-    readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {u.key: {} for u in wanted}
+    readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {
+        u.key: {} for u in wanted
+    }
     pages = sorted({p for u in wanted for p in u.pages})
     doc = pypdfium2.PdfDocument(data)
     try:
@@ -871,7 +928,11 @@ def from_glyphs(data: bytes, usages: Iterable[FontUsage], lang: str, *,
     for usage in wanted:
         mapping = vote(readings[usage.key], usage.codes())
         if mapping:
-            out[usage.key] = Recovery(mapping, "ocr-glyphs", coverage(usage, mapping), usage.glyphs,
-                                      f"Tesseract ({lang}) read {len(mapping)} of "
-                                      f"{len(usage.codes())} codes")
+            out[usage.key] = Recovery(
+                mapping,
+                "ocr-glyphs",
+                coverage(usage, mapping),
+                usage.glyphs,
+                f"Tesseract ({lang}) read {len(mapping)} of {len(usage.codes())} codes",
+            )
     return out

@@ -54,10 +54,16 @@ class FontRepair:
     detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "source": self.source, "sources": list(self.sources),
-                "glyphs": self.glyphs, "bad_glyphs": self.bad_glyphs,
-                "fixed_glyphs": self.fixed_glyphs, "pages": list(self.pages),
-                "detail": self.detail}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "sources": list(self.sources),
+            "glyphs": self.glyphs,
+            "bad_glyphs": self.bad_glyphs,
+            "fixed_glyphs": self.fixed_glyphs,
+            "pages": list(self.pages),
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True)
@@ -76,10 +82,17 @@ class PageRepair:
     evidence: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "action": self.action, "sources": list(self.sources),
-                "verdict_before": self.before.value, "verdict": self.after.value, "ok": self.ok,
-                "sample_before": self.sample_before, "sample": self.sample_after,
-                "evidence": list(self.evidence)}
+        return {
+            "number": self.number,
+            "action": self.action,
+            "sources": list(self.sources),
+            "verdict_before": self.before.value,
+            "verdict": self.after.value,
+            "ok": self.ok,
+            "sample_before": self.sample_before,
+            "sample": self.sample_after,
+            "evidence": list(self.evidence),
+        }
 
 
 @dataclass(frozen=True)
@@ -112,25 +125,37 @@ class RepairReport:
         return counts
 
     def to_dict(self) -> dict[str, Any]:
-        return {"input": self.input, "output": self.output, "ok": self.ok,
-                "written": self.written, "ocr": self.ocr, "ocr_mode": self.ocr_mode,
-                "actions": self.action_counts(), "fonts": [f.to_dict() for f in self.fonts],
-                "pages": [p.to_dict() for p in self.pages], "notes": list(self.notes)}
+        return {
+            "input": self.input,
+            "output": self.output,
+            "ok": self.ok,
+            "written": self.written,
+            "ocr": self.ocr,
+            "ocr_mode": self.ocr_mode,
+            "actions": self.action_counts(),
+            "fonts": [f.to_dict() for f in self.fonts],
+            "pages": [p.to_dict() for p in self.pages],
+            "notes": list(self.notes),
+        }
 
     def headline(self) -> str:
         counts = ", ".join(f"{n} {a}" for a, n in sorted(self.action_counts().items()))
         if self.ok:
             return f"Repaired: {self.output} reads on every page ({counts})"
-        return (f"Repaired only in part: {self.output} has {len(self.bad_pages)} of "
-                f"{len(self.pages)} pages still not readable ({counts})")
+        return (
+            f"Repaired only in part: {self.output} has {len(self.bad_pages)} of "
+            f"{len(self.pages)} pages still not readable ({counts})"
+        )
 
     def render_lines(self, *, verbose: bool = False) -> list[str]:
         """For people: headline, fonts repaired, pages that changed or still fail."""
         lines = [self.headline()]
         for font in self.fonts[:MAX_FONTS_SHOWN]:
-            lines.append(f"  font {font.name}: /ToUnicode from {'+'.join(font.sources)}, "
-                         f"{font.fixed_glyphs} of {font.bad_glyphs} bad glyphs mapped"
-                         + (f" ({font.detail})" if font.detail else ""))
+            lines.append(
+                f"  font {font.name}: /ToUnicode from {'+'.join(font.sources)}, "
+                f"{font.fixed_glyphs} of {font.bad_glyphs} bad glyphs mapped"
+                + (f" ({font.detail})" if font.detail else "")
+            )
         if len(self.fonts) > MAX_FONTS_SHOWN:
             lines.append(f"  … and {len(self.fonts) - MAX_FONTS_SHOWN} more font(s)")
         if self.ocr:
@@ -139,8 +164,9 @@ class RepairReport:
         for page in shown[:10]:
             how = page.action + (f" ({'+'.join(page.sources)})" if page.sources else "")
             state = "ok" if page.ok else "NOT OK"
-            lines.append(f"  page {page.number}: {how}; {page.before.value} → "
-                         f"{page.after.value} ({state})")
+            lines.append(
+                f"  page {page.number}: {how}; {page.before.value} → {page.after.value} ({state})"
+            )
             if page.action != "unchanged" or not page.ok:
                 if page.sample_before:
                     lines.append(f"      before: {shorten(page.sample_before, SAMPLE_CHARS)}")
@@ -160,7 +186,9 @@ class RepairReport:
 # --------------------------------------------------------------------------- paths
 
 
-def _check_paths(in_pdf: str | os.PathLike[str], out_pdf: str | os.PathLike[str]) -> tuple[Path, Path]:
+def _check_paths(
+    in_pdf: str | os.PathLike[str], out_pdf: str | os.PathLike[str]
+) -> tuple[Path, Path]:
     src, dst = Path(in_pdf), Path(out_pdf)
     if not src.exists():
         raise InputError(str(src), "no such file")
@@ -192,8 +220,7 @@ def _write_atomically(pdf: Any, dst: Path) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        pdf.save(tmp, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+        pdf.save(tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.preserve)
         os.replace(tmp, dst)
     except OSError as exc:
         raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
@@ -228,8 +255,11 @@ class _Plan:
     def add(self, recovery: Any) -> None:
         from .recover import usable_text
 
-        new = {c: t for c, t in recovery.mapping.items()
-               if c in self.bad and c not in self.mapping and usable_text(t)}
+        new = {
+            c: t
+            for c, t in recovery.mapping.items()
+            if c in self.bad and c not in self.mapping and usable_text(t)
+        }
         if new:
             self.mapping.update(new)
             self.sources.append(recovery.source)
@@ -261,10 +291,7 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
         except Exception:  # noqa: BLE001 - a font the analyser cannot read is repaired from scratch
             info = None
         codes = usage.codes()
-        if info is None:
-            bad = set(codes)
-        else:
-            bad = {c for c in codes if info.is_bad_code(c)}
+        bad = set(codes) if info is None else {c for c in codes if info.is_bad_code(c)}
         if not bad and bad_pages & set(usage.pages):
             plans.append(_Plan(usage, info, set(), {}))
             continue
@@ -320,7 +347,9 @@ def _width(plan: _Plan) -> int:
 # --------------------------------------------------------------------------- language
 
 
-def _choose_lang(lang: str | None, readable_text: str, page_images: Iterator[Any]) -> tuple[str, str]:
+def _choose_lang(
+    lang: str | None, readable_text: str, page_images: Iterator[Any]
+) -> tuple[str, str]:
     """Tesseract language and how it was chosen: given, from the text, from OSD, or eng."""
     from . import langmodel, ocr
 
@@ -376,9 +405,8 @@ def repair(
     (bad arguments, OUT == IN, unwritable OUT) and MissingOCR (OCR needed
     but Tesseract or the language pack is missing). Nothing is written then.
     """
-    from . import langmodel
+    from . import langmodel, recover, tounicode_writer
     from . import ocr as ocrlib
-    from . import recover, tounicode_writer
     from .classify import classify_or_raise
     from .source import open_pikepdf, read_source
 
@@ -396,18 +424,45 @@ def repair(
     pdf = open_pikepdf(source)
     keep: list[Any] = []
     try:
-        return _repair_open(pdf, source.data, before, src, dst, ocr, lang, settings, keep,
-                            langmodel=langmodel, ocrlib=ocrlib, recover=recover,
-                            writer=tounicode_writer, classify=classify_or_raise)
+        return _repair_open(
+            pdf,
+            source.data,
+            before,
+            src,
+            dst,
+            ocr,
+            lang,
+            settings,
+            keep,
+            langmodel=langmodel,
+            ocrlib=ocrlib,
+            recover=recover,
+            writer=tounicode_writer,
+            classify=classify_or_raise,
+        )
     finally:
         pdf.close()
         for other in keep:
             other.close()
 
 
-def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: Path, ocr: str,
-                 lang: str | None, settings: CheckSettings, keep: list[Any], *, langmodel: Any,
-                 ocrlib: Any, recover: Any, writer: Any, classify: Any) -> RepairReport:
+def _repair_open(
+    pdf: Any,
+    data: bytes,
+    before: DocumentReport,
+    src: Path,
+    dst: Path,
+    ocr: str,
+    lang: str | None,
+    settings: CheckSettings,
+    keep: list[Any],
+    *,
+    langmodel: Any,
+    ocrlib: Any,
+    recover: Any,
+    writer: Any,
+    classify: Any,
+) -> RepairReport:
     bad_before = {p.number - 1 for p in before.pages if not p.ok}
     model = langmodel.reference_model()
     model_lang = settings.lang
@@ -430,8 +485,10 @@ def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: 
     if open_plans and ocr != "never":
         try:
             info = ocrlib.tesseract_info()
-            readable = "\n".join([p.sample for p in before.pages if p.verdict is Verdict.READABLE]
-                                 + [p.usage.text(p.mapping) for p in plans if p.mapping])
+            readable = "\n".join(
+                [p.sample for p in before.pages if p.verdict is Verdict.READABLE]
+                + [p.usage.text(p.mapping) for p in plans if p.mapping]
+            )
             pages = sorted({i for p in open_plans for i in p.usage.pages})
             tess_lang, how = _choose_lang(lang, readable, _page_images(data, pages[:1]))
             ocrlib.require(tess_lang)
@@ -454,9 +511,18 @@ def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: 
         total, bad, fixed = plan.glyph_counts()
         if not plan.bad:
             bad = fixed = total
-        fonts.append(FontRepair(plan.usage.name, plan.sources[0], tuple(dict.fromkeys(plan.sources)),
-                                total, bad, fixed, tuple(i + 1 for i in sorted(plan.usage.pages)),
-                                "; ".join(plan.details)))
+        fonts.append(
+            FontRepair(
+                plan.usage.name,
+                plan.sources[0],
+                tuple(dict.fromkeys(plan.sources)),
+                total,
+                bad,
+                fixed,
+                tuple(i + 1 for i in sorted(plan.usage.pages)),
+                "; ".join(plan.details),
+            )
+        )
         for index in plan.usage.pages:
             repaired_pages.setdefault(index, set()).update(plan.sources)
 
@@ -464,9 +530,9 @@ def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: 
     todo: dict[int, str] = {}
     for page in middle.pages:
         index = page.number - 1
-        if ocr == "force" and index in bad_before:
-            todo[index] = "plain" if page.verdict is Verdict.ABSENT else "force"
-        elif not page.ok and ocr != "never" and page.verdict is not Verdict.BLANK:
+        forced = ocr == "force" and index in bad_before
+        needed = not page.ok and ocr != "never" and page.verdict is not Verdict.BLANK
+        if forced or needed:
             todo[index] = "plain" if page.verdict is Verdict.ABSENT else "force"
     if todo:
         if tess_lang is None:
@@ -478,22 +544,37 @@ def _repair_open(pdf: Any, data: bytes, before: DocumentReport, src: Path, dst: 
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
     _write_atomically(pdf, dst)
     after = classify(str(dst), settings=settings, name=str(dst))
-    pages = tuple(_page_repair(b, a, todo, repaired_pages) for b, a in zip(before.pages, after.pages))
-    return RepairReport(str(src), str(dst), pages, tuple(fonts), ocr_desc, ocr, True, after,
-                        tuple(notes))
+    story = tuple(
+        _page_repair(b, a, todo, repaired_pages)
+        for b, a in zip(before.pages, after.pages, strict=True)
+    )
+    return RepairReport(
+        str(src), str(dst), story, tuple(fonts), ocr_desc, ocr, True, after, tuple(notes)
+    )
 
 
-def _page_repair(before: PageReport, after: PageReport, todo: Mapping[int, str],
-                 repaired: Mapping[int, set[str]]) -> PageRepair:
+def _page_repair(
+    before: PageReport, after: PageReport, todo: Mapping[int, str], repaired: Mapping[int, set[str]]
+) -> PageRepair:
     index = before.number - 1
+    sources: tuple[str, ...]
     if index in todo:
         action, sources = "ocr", ("ocrmypdf-" + todo[index],)
     elif index in repaired:
         action, sources = "tounicode", tuple(sorted(repaired[index]))
     else:
         action, sources = "unchanged", ()
-    return PageRepair(before.number, action, sources, before.verdict, after.verdict, after.ok,
-                      before.sample, after.sample, after.evidence)
+    return PageRepair(
+        before.number,
+        action,
+        sources,
+        before.verdict,
+        after.verdict,
+        after.ok,
+        before.sample,
+        after.sample,
+        after.evidence,
+    )
 
 
 __all__ = ["FontRepair", "PageRepair", "RepairReport", "TextLayerError", "repair"]

@@ -71,7 +71,9 @@ def _runs(items: list[tuple[int, str]]) -> Iterable[tuple[int, int, str] | tuple
         i = j + 1
 
 
-def build_cmap(mapping: Mapping[int, str], *, width: int, name: str = "TextLayer-Repair-UCS") -> bytes:
+def build_cmap(
+    mapping: Mapping[int, str], *, width: int, name: str = "TextLayer-Repair-UCS"
+) -> bytes:
     """The bytes of a ToUnicode CMap stream for ``{code: text}`` with codes of ``width`` bytes."""
     if width not in (1, 2):
         raise ValueError(f"code width must be 1 or 2 bytes, not {width}")
@@ -119,7 +121,7 @@ def code_width(font: Any) -> int:
 
 
 def attach(pdf: Any, font: Any, mapping: Mapping[int, str], *, width: int | None = None) -> int:
-    """Give ``font`` (a pikepdf font dictionary of ``pdf``) a new /ToUnicode; return entries written.
+    """Give ``font`` (a pikepdf font dictionary of ``pdf``) a new /ToUnicode; return its size.
 
     The stream is Flate-compressed. An existing /ToUnicode (stream or name) is
     replaced, since callers pass the whole map they verified.

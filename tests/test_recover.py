@@ -11,8 +11,10 @@ from pytest_textlayer import recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
-TEXT = ("Le cœur a ses raisons que la raison ne connaît point.\n"
-        "On le sent en mille choses. Je dis que le cœur aime l’être universel naturellement.")
+TEXT = (
+    "Le cœur a ses raisons que la raison ne connaît point.\n"
+    "On le sent en mille choses. Je dis que le cœur aime l’être universel naturellement."
+)
 
 
 def _usage(data: bytes) -> recover.FontUsage:

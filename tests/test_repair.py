@@ -1,4 +1,4 @@
-"""repair(): the right /ToUnicode from the file itself, verified by real readers; errors leave nothing.
+"""repair(): the right /ToUnicode from the file itself, checked by real readers.
 
 No Tesseract here (``ocr="never"``): these are the repairs a file can get
 from its own contents. The OCR paths are in test_repair_ocr.py.
@@ -42,8 +42,9 @@ def _words(text: str) -> list[str]:
 
 
 def _poppler(path: Path) -> list[str]:
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     return [p for p in out.split("\f")][: len(PAGES)]
 
 
@@ -219,7 +220,9 @@ def test_read_only_output_folder_is_a_usage_error(tmp_path: Path) -> None:
         locked.chmod(0o755)
 
 
-def test_a_failing_write_leaves_no_file_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_write_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The disk fills up half-way through the save: neither OUT nor the temporary file stays."""
     import pikepdf
 

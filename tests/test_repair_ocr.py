@@ -27,12 +27,13 @@ def _has_langs(*langs: str) -> bool:
 
 pytestmark = [
     pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed"),
-    pytest.mark.skipif(not _has_langs("eng", "fra"), reason="tesseract-ocr with eng and fra needed"),
+    pytest.mark.skipif(
+        not _has_langs("eng", "fra"), reason="tesseract-ocr with eng and fra needed"
+    ),
 ]
 
 FRENCH = "Le cœur a ses raisons que la raison\nne connaît point. On le sent en mille\nchoses."
-ENGLISH = ("The quick brown fox jumps over the lazy dog.\n"
-           "Pack my box with five dozen liquor jugs.")
+ENGLISH = "The quick brown fox jumps over the lazy dog.\nPack my box with five dozen liquor jugs."
 SERIF = "Sphinx of black quartz, judge my vow."
 
 
@@ -118,7 +119,7 @@ def test_image_only_page_gets_an_ocr_layer_and_readable_pages_stay_vector(tmp_pa
 
 
 def test_force_rasterises_only_the_bad_page(tmp_path: Path) -> None:
-    """--ocr force sends the garbled page through OCRmyPDF --force-ocr; the good page is untouched."""
+    """--ocr force sends the bad page through OCRmyPDF --force-ocr; the good page is untouched."""
     import pikepdf
 
     src, dst = tmp_path / "two.pdf", tmp_path / "fixed.pdf"
@@ -137,8 +138,9 @@ def test_force_rasterises_only_the_bad_page(tmp_path: Path) -> None:
     assert _images(dst, 1) >= 1 and _images(dst, 0) == 0
 
 
-def test_missing_tesseract_is_exit_3_and_writes_nothing(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_tesseract_is_exit_3_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     src, dst = tmp_path / "scan.pdf", tmp_path / "fixed.pdf"
     src.write_bytes(image_page_pdf("A scanned page."))
     monkeypatch.setenv("TEXTLAYER_TESSERACT", str(tmp_path / "no-tesseract-here"))

@@ -22,7 +22,9 @@ DEJAVU_SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
 
-def subset_font(text: str, *, order: str, keep: str, source: Path = DEJAVU) -> tuple[bytes, dict[str, int]]:
+def subset_font(
+    text: str, *, order: str, keep: str, source: Path = DEJAVU
+) -> tuple[bytes, dict[str, int]]:
     """A TrueType subset of ``source`` for ``text``; returns (font bytes, char -> glyph id).
 
     order: "mac-standard" (glyph ids in the 258-name Macintosh order) or "first-use".
@@ -104,21 +106,38 @@ def add_type0_font(pdf, font_bytes: bytes, char_gid: dict[str, int], name: str):
         widths += [gid, [round(tt["hmtx"].metrics[order[gid]][0] * 1000 / upem)]]
     stream = pikepdf.Stream(pdf, font_bytes)
     descriptor = pikepdf.Dictionary(
-        Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/" + name), Flags=4,
-        FontBBox=[-1021, -463, 1793, 1232], ItalicAngle=0, Ascent=928, Descent=-236,
-        CapHeight=729, StemV=80, FontFile2=stream,
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/" + name),
+        Flags=4,
+        FontBBox=[-1021, -463, 1793, 1232],
+        ItalicAngle=0,
+        Ascent=928,
+        Descent=-236,
+        CapHeight=729,
+        StemV=80,
+        FontFile2=stream,
     )
     cidfont = pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name("/" + name),
-        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"),
-                                         Ordering=pikepdf.String("Identity"), Supplement=0),
-        FontDescriptor=pdf.make_indirect(descriptor), W=pikepdf.Array(widths), DW=600,
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.CIDFontType2,
+        BaseFont=pikepdf.Name("/" + name),
+        CIDSystemInfo=pikepdf.Dictionary(
+            Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0
+        ),
+        FontDescriptor=pdf.make_indirect(descriptor),
+        W=pikepdf.Array(widths),
+        DW=600,
         CIDToGIDMap=pikepdf.Name.Identity,
     )
-    return pdf.make_indirect(pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/" + name),
-        Encoding=pikepdf.Name("/Identity-H"), DescendantFonts=[pdf.make_indirect(cidfont)],
-    ))
+    return pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type0,
+            BaseFont=pikepdf.Name("/" + name),
+            Encoding=pikepdf.Name("/Identity-H"),
+            DescendantFonts=[pdf.make_indirect(cidfont)],
+        )
+    )
 
 
 def _show(lines: list[tuple[str, str, dict[str, int]]], size: float = 16) -> bytes:
@@ -132,8 +151,13 @@ def _show(lines: list[tuple[str, str, dict[str, int]]], size: float = 16) -> byt
     return b"\n".join(out)
 
 
-def severed_pdf(pages: list[str], *, order: str = "mac-standard", keep: str = "none",
-                broken_lines: list[str] | None = None) -> bytes:
+def severed_pdf(
+    pages: list[str],
+    *,
+    order: str = "mac-standard",
+    keep: str = "none",
+    broken_lines: list[str] | None = None,
+) -> bytes:
     """Pages of text in one broken font; ``broken_lines`` adds a second, first-use severed font.
 
     With ``broken_lines`` each page also draws those lines in a serif font whose glyph ids
@@ -147,15 +171,18 @@ def severed_pdf(pages: list[str], *, order: str = "mac-standard", keep: str = "n
     font = add_type0_font(pdf, data, gids, "AAAAAA+DejaVuSans")
     fonts = {"F1": font}
     if broken_lines:
-        data2, gids2 = subset_font("".join(broken_lines), order="first-use", keep="none",
-                                   source=DEJAVU_SERIF)
+        data2, gids2 = subset_font(
+            "".join(broken_lines), order="first-use", keep="none", source=DEJAVU_SERIF
+        )
         fonts["F2"] = add_type0_font(pdf, data2, gids2, "BBBBBB+DejaVuSerif")
     for text in pages:
         lines = [("F1", line, gids) for line in text.split("\n")]
         if broken_lines:
             lines += [("F2", line, gids2) for line in broken_lines]
         page = pdf.add_blank_page(page_size=(612, 792))
-        page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary({f"/{k}": v for k, v in fonts.items()}))
+        page.obj.Resources = pikepdf.Dictionary(
+            Font=pikepdf.Dictionary({f"/{k}": v for k, v in fonts.items()})
+        )
         page.obj.Contents = pdf.make_stream(_show(lines))
     buf = io.BytesIO()
     pdf.save(buf)
@@ -163,7 +190,7 @@ def severed_pdf(pages: list[str], *, order: str = "mac-standard", keep: str = "n
 
 
 def image_page_pdf(text: str) -> bytes:
-    """A one-page scan: a healthy text PDF drawn by reportlab, rasterised by PDFium, placed as an image."""
+    """A one-page scan: a text PDF by reportlab, rasterised by PDFium, placed as an image."""
     import pypdfium2
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfbase import pdfmetrics
@@ -211,11 +238,14 @@ def healthy_pdf(text: str) -> bytes:
 
 
 def poppler(path: Path) -> str:
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
 
 
-needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils missing")
+needs_poppler = pytest.mark.skipif(
+    shutil.which("pdftotext") is None, reason="poppler-utils missing"
+)
 
 
 @needs_poppler

@@ -85,14 +85,17 @@ def test_readers_follow_an_attached_tounicode(tmp_path: Path) -> None:
     page = pdf.add_blank_page(page_size=(400, 200))
     page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
     codes = b"".join(gids[c].to_bytes(2, "big") for c in text)
-    page.obj.Contents = pdf.make_stream(b"BT /F1 18 Tf 20 100 Td <" + codes.hex().encode() + b"> Tj ET")
+    page.obj.Contents = pdf.make_stream(
+        b"BT /F1 18 Tf 20 100 Td <" + codes.hex().encode() + b"> Tj ET"
+    )
     written = attach(pdf, font, {g: c for c, g in gids.items()})
     assert written == len(set(text))
     assert font.ToUnicode.Filter == pikepdf.Name.FlateDecode
     path = tmp_path / "fixed.pdf"
     pdf.save(path)
-    poppler = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True,
-                             text=True, check=True).stdout
+    poppler = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert poppler.strip() == text
     assert pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range().strip() == text
     assert pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages[0].extract_text().strip() == text
