@@ -568,6 +568,11 @@ def reference_model() -> LetterPairModel:
     return model
 
 
+def han_characters() -> frozenset[str]:
+    """Every Han character of the profiles' groups (the commonly used ones)."""
+    return frozenset(_HAN_FOLD)
+
+
 def install_han_fold(classes: Iterable[str]) -> None:
     """Use the profiles' Han classes: each string is a representative then its members."""
     fold = {}
@@ -710,9 +715,8 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
             continue
         keys = list(gcounts.keys())
         vals = list(gcounts.values())
-        slack = SHORT_TEXT_SLACK / math.sqrt(n)
         scored = [(lm.total(keys, vals) / n, lm) for lm in candidates]
-        accepted = [x for x in scored if x[0] >= x[1].threshold - slack]
+        accepted = [x for x in scored if x[0] >= x[1].threshold]
         if accepted:  # the most likely language among those that accept the text
             best_score, best_lm = max(accepted, key=lambda x: x[0])
         else:  # the language that came closest to accepting it
@@ -739,10 +743,17 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                  judged, f"too little text to judge ({judged} letter pairs)")
 
     sc = total / judged
-    thr = thr_total / judged - SHORT_TEXT_SLACK / math.sqrt(judged)
+    thr = thr_total / judged
+    # The mean of n pairs wanders by about 2/sqrt(n) nats: within twice that below the
+    # threshold a text is not condemned, only left undecided.
+    slack = SHORT_TEXT_SLACK / math.sqrt(judged)
     if sc >= thr:
         return LanguageJudgement(sc, thr, True, lang_name, judged,
                                  f"reads as {lang_name} ({sc:.2f} ≥ {thr:.2f} nats per pair)")
+    if sc >= thr - slack:
+        return LanguageJudgement(sc, thr, None, lang_name, judged,
+                                 f"uncertain: {judged} letter pairs score {sc:.2f}, just under"
+                                 f" {lang_name}'s {thr:.2f} nats per pair")
     return LanguageJudgement(sc, thr, False, lang_name, judged,
                              f"no language accepts the letter pairs (closest {lang_name}:"
                              f" {sc:.2f} < {thr:.2f} nats per pair)")

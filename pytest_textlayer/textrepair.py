@@ -1,0 +1,450 @@
+"""Repair text moved by a constant code offset or read through the Mac standard glyph order.
+
+When a font's glyph indices are read as characters, the text often keeps its
+shape: «)LOWHU\\x03FDUWULGJH» is «Filter cartridge» with every code moved
+by −29 (the space became the control character 3). The repair is a
+hypothesis tested against the letter-pair model (:mod:`.langmodel`), in any
+language it knows, never an assumption:
+
+* candidate offsets come from the character histogram: the most frequent
+  characters of the text are paired with the most frequent letters of every
+  reference language (and with the space), and offsets that several
+  frequent characters agree on are tried, whatever their size;
+* the Macintosh standard glyph order (index → glyph name → Unicode) is tried
+  when the codes are small enough; it also repairs accented letters;
+* a repair is kept only on a clear win: the repaired text is accepted by a
+  language model, the original is not, and the score rises by MIN_GAIN.
+
+Case comes from the codes themselves and the letter-pair model is
+case-blind, so an offset of ±32 that only flips ASCII case never wins:
+`system` is never "repaired" into `SYSTEM`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from . import langmodel
+from .langmodel import LanguageJudgement, LetterPairModel
+
+#: The repaired text must beat the original by this many nats per pair (margin to margin).
+MIN_GAIN = 1.0
+#: Characters of a text the candidates are screened on (the winner is checked on more).
+SCREEN_CHARS = 1500
+#: Characters a winning candidate is verified on.
+VERIFY_CHARS = 20000
+#: Most frequent characters of the text used to propose offsets.
+TOP_SOURCES = 8
+#: Offsets screened at most.
+MAX_CANDIDATES = 12
+#: Most frequent letters per reference language used as targets.
+TOP_TARGETS = 6
+#: Fewest letter pairs a repair may stand on.
+MIN_REPAIR_PAIRS = 6
+#: The Mac standard order puts printable ASCII at code point − 29.
+MAC_ASCII_OFFSET = 29
+#: Readings whose values differ by less than this are a close call (nats per pair).
+CLOSE_CALL = 0.3
+#: Share of a text's characters the Mac standard order must cover to be tried.
+MAC_COVERAGE = 0.9
+
+_WHITESPACE = frozenset(" \t\n\r\x0b\x0c\x85\u2028\u2029\u00a0")
+
+
+@dataclass(frozen=True)
+class ShiftResult:
+    """A constant-offset or glyph-order reading of a text that reads as language."""
+
+    method: str  # "offset" or "mac-standard"
+    offset: int | None
+    text: str
+    score_before: float
+    score_after: float
+    lang: str | None
+
+    def describe(self) -> str:
+        """The evidence's words: `+29 code points` or `the Macintosh standard glyph order`."""
+        if self.method == "mac-standard":
+            return "the Macintosh standard glyph order"
+        return f"{self.offset:+d} code points"
+
+
+@dataclass(frozen=True)
+class TextRepair:
+    """What repair_text did to one text, and why."""
+
+    text: str
+    changed: bool
+    method: str | None
+    offset: int | None
+    confidence: float
+    reason: str
+
+
+# --------------------------------------------------------------------------- transforms
+
+
+def shift(text: str, offset: int) -> str:
+    """Every non-whitespace character moved by `offset` code points (U+FFFD when out of range).
+
+    Whitespace is left alone: readers insert spaces and line breaks from the
+    layout, so they were never glyph codes.
+    """
+    table: dict[int, str] = {}
+    for ch in set(text):
+        if ch in _WHITESPACE:
+            continue
+        target = ord(ch) + offset
+        table[ord(ch)] = chr(target) if 0 <= target < 0x110000 else "\ufffd"
+    return text.translate(table)
+
+
+def mac_standard(text: str) -> str | None:
+    """`text` read as Mac standard glyph indices, or None when too few codes are in that order."""
+    from .glyphorder import mac_standard_table
+
+    table = mac_standard_table()
+    counts = Counter(ch for ch in text if ch not in _WHITESPACE)
+    total = sum(counts.values())
+    covered = sum(n for ch, n in counts.items() if ord(ch) in table)
+    if total == 0 or covered < MAC_COVERAGE * total:
+        return None
+    return text.translate({ord(ch): table[ord(ch)] for ch in counts if ord(ch) in table})
+
+
+_TARGETS: dict[int, tuple[LetterPairModel, tuple[int, ...]]] = {}
+
+
+def _targets(model: LetterPairModel) -> tuple[int, ...]:
+    """Code points of the most frequent letters of every language of a model, and the space."""
+    cached = _TARGETS.get(id(model))
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    letters: set[str] = {" "}
+    for lm in model.languages.values():
+        mass: dict[str, float] = {}
+        for key, v in lm.pairs.items():
+            if key[0] != langmodel.BOUNDARY and not langmodel.is_class(key[0]):
+                mass[key[0]] = mass.get(key[0], 0.0) + v
+        # ideographic languages spread their text over many more characters
+        top = TOP_TARGETS * 8 if lm.groups & {"CJK", "HANGUL"} else TOP_TARGETS
+        for sym in sorted(mass, key=lambda c: (-mass[c], c))[:top]:
+            letters.add(sym)
+            upper = sym.upper()
+            if len(upper) == 1:
+                letters.add(upper)
+    targets = tuple(sorted(ord(c) for c in letters))
+    _TARGETS[id(model)] = (model, targets)
+    return targets
+
+
+def candidate_offsets(text: str, model: LetterPairModel) -> list[int]:
+    """Offsets that send several of the text's most frequent characters to frequent letters."""
+    targets = _targets(model)
+    counts = Counter(ch for ch in text if ch not in _WHITESPACE or ch == "\x03")
+    top = counts.most_common(TOP_SOURCES)
+    votes: Counter[int] = Counter()
+    for rank, (ch, _n) in enumerate(top):
+        weight = TOP_SOURCES - rank
+        src = ord(ch)
+        for t in targets:
+            k = t - src
+            if k:
+                votes[k] += weight
+    # an offset must be backed by at least three frequent characters
+    ranked = [k for k, v in votes.most_common() if v >= _min_votes(len(top))]
+    if any(ord(ch) >= 0x2E80 for ch, _n in top[:4]):
+        ranked += [k for k in _ideographic_offsets([ord(ch) for ch, _n in top], model)
+                   if k not in ranked]
+    return ranked[:MAX_CANDIDATES]
+
+
+_BIG_TARGETS: dict[int, tuple[LetterPairModel, frozenset[int]]] = {}
+
+
+def _ideographic_offsets(sources: list[int], model: LetterPairModel) -> list[int]:
+    """Offsets under which the frequent characters are all characters some language uses.
+
+    Ideographic text spreads over thousands of characters, too many to pair
+    with the most frequent ones; instead, intersect for pairs of frequent
+    characters the offsets that land both on a known character.
+    """
+    cached = _BIG_TARGETS.get(id(model))
+    if cached is None or cached[0] is not model:
+        known = {ord(c) for c in model.known if len(c) == 1 and not langmodel.is_class(c)}
+        known |= {ord(c) for c in langmodel.han_characters()}
+        cached = (model, frozenset(known))
+        _BIG_TARGETS[id(model)] = cached
+    targets = cached[1]
+    heads = sources[:4]
+    found: Counter[int] = Counter()
+    for i in range(len(heads)):
+        for j in range(i + 1, len(heads)):
+            a = {t - heads[i] for t in targets}
+            b = {t - heads[j] for t in targets}
+            found.update(a & b)
+    found.pop(0, None)
+    scored = sorted(found, key=lambda k: (-sum((s + k) in targets for s in sources),
+                                          -found[k], abs(k)))
+    return scored[:MAX_CANDIDATES]
+
+
+def _min_votes(sources: int) -> int:
+    # weights are sources, sources-1, ...: demand about a third of the total weight
+    total = sources * (sources + 1) // 2
+    return max(3, total // 3)
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def _value(j: LanguageJudgement) -> float:
+    """How far above its threshold a text scores (−inf for junk)."""
+    if j.score == -math.inf:
+        return -math.inf
+    return j.score - j.threshold
+
+
+def _natural_case(text: str) -> float:
+    """Share of words whose case pattern is natural (lower, Capitalised or UPPER)."""
+    words = re.findall(r"[^\W\d_]{2,}", text)
+    if not words:
+        return 1.0
+    good = sum(1 for w in words if w.islower() or w.isupper() or w.istitle())
+    return good / len(words)
+
+
+def letter_share(text: str) -> float:
+    """Share of the visible characters that are letters (after NFKC)."""
+    kinds = langmodel.kinds(text)
+    visible = len(kinds) - kinds.count(langmodel.KIND_SPACE)
+    if visible == 0:
+        return 0.0
+    letters = (kinds.count(langmodel.KIND_LATIN) + kinds.count(langmodel.KIND_ALPHA)
+               + kinds.count(langmodel.KIND_CJK))
+    return letters / visible
+
+
+def has_controls(text: str) -> bool:
+    """Control characters other than layout (tab, line and page breaks): codes, not text."""
+    return _CONTROL.search(text) is not None
+
+
+def reads_clearly(j: LanguageJudgement, text: str) -> bool:
+    """Accepted on enough pairs, with no control character: nothing to repair."""
+    return j.passes is True and j.pairs >= langmodel.MIN_PAIRS and not has_controls(text)
+
+
+def _is_win(before: LanguageJudgement, after: LanguageJudgement, before_text: str,
+            after_text: str) -> bool:
+    """The repaired text reads as language, clearly better, and keeps the letters it had."""
+    if after.passes is False or after.pairs < MIN_REPAIR_PAIRS or has_controls(after_text):
+        return False
+    if after.passes is None and _value(after) < 0:
+        return False
+    if letter_share(after_text) < letter_share(before_text) - 0.1:
+        return False  # a true repair gives letters back; it does not turn letters into symbols
+    return _value(after) - _value(before) >= MIN_GAIN
+
+
+def find_shift(text: str, model: LetterPairModel | None = None, *,
+               lang: str | None = None) -> ShiftResult | None:
+    """The constant offset or glyph order under which `text` clearly reads as language, or None."""
+    model = model or langmodel.reference_model()
+    sample = text[:SCREEN_CHARS]
+    if not sample.strip():
+        return None
+    before = langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+    if reads_clearly(before, sample):
+        return None
+    candidates: list[tuple[str, int | None, str]] = []
+    mac = mac_standard(sample)
+    if mac is not None and mac != sample:
+        candidates.append(("mac-standard", None, mac))
+    for offset in candidate_offsets(sample, model):
+        candidates.append(("offset", offset, shift(sample, offset)))
+    winners: list[tuple[float, float, str, int | None, LanguageJudgement]] = []
+    for method, k, repaired in candidates:
+        after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        if not _is_win(before, after, sample, repaired):
+            continue
+        value = _value(after) + 0.5 * _natural_case(repaired)
+        winners.append((value, letter_share(repaired), method, k, after))
+    if not winners:
+        return None
+    # Close calls (the Mac order and offset 29 agree on ASCII and differ on the rest) go to the
+    # reading that turns more codes into letters.
+    top = max(w[0] for w in winners)
+    close = [w for w in winners if w[0] >= top - CLOSE_CALL]
+    _value_, _share, method, k, after = max(close, key=lambda w: (w[1], w[0]))
+    full = text[:VERIFY_CHARS]
+    repaired_full = (mac_standard(full) if method == "mac-standard" else shift(full, k or 0))
+    if repaired_full is None:
+        return None
+    if method == "mac-standard" and repaired_full == shift(full, MAC_ASCII_OFFSET):
+        # plain ASCII: the simpler explanation is the constant offset the Mac order implies
+        method, k = "offset", MAC_ASCII_OFFSET
+    if len(full) > len(sample):
+        before_full = langmodel.judge(full, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        after_full = langmodel.judge(repaired_full, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        if not _is_win(before_full, after_full, full, repaired_full):
+            return None
+        before, after = before_full, after_full
+    if len(text) > VERIFY_CHARS:
+        tail = text[VERIFY_CHARS:]
+        repaired_full += (mac_standard(tail) or tail) if method == "mac-standard" else shift(
+            tail, k or 0)
+    return ShiftResult(method, k, repaired_full, before.score, after.score, after.lang)
+
+
+# --------------------------------------------------------------------------- repair
+
+
+def _confidence(result: ShiftResult, threshold_gap: float) -> float:
+    gain = (result.score_after - result.score_before if math.isfinite(result.score_before)
+            else 3.0)
+    return round(max(0.0, min(1.0, 0.5 * min(gain, 3.0) / 3.0 + 0.5 * min(threshold_gap, 1.0))),
+                 3)
+
+
+def repair_text(text: str, *, model: LetterPairModel | None = None, lang: str | None = None,
+                offset: int | None = None, method: str | None = None) -> TextRepair:
+    """Repair `text` when a constant offset or the Mac glyph order clearly makes it language.
+
+    With `offset` (or `method="mac-standard"`), only that reading is tried: what a
+    document-wide repair passes to its pages. The reason says why a text was
+    left alone.
+    """
+    model = model or langmodel.reference_model()
+    if not text.strip():
+        return TextRepair(text, False, None, None, 0.0, "no text")
+    before = langmodel.judge(text, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+    if reads_clearly(before, text):
+        return TextRepair(text, False, None, None, 0.0,
+                          f"left alone: already reads as {before.lang}")
+    if offset is not None or method == "mac-standard":
+        repaired = mac_standard(text) if method == "mac-standard" else shift(text, offset or 0)
+        if repaired is None:
+            return TextRepair(text, False, None, None, 0.0,
+                              "left alone: codes outside the Mac standard glyph order")
+        after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        if not _is_win(before, after, text, repaired):
+            return TextRepair(text, False, None, None, 0.0,
+                              "left alone: the document's offset does not make it read better")
+        result = ShiftResult("mac-standard" if method == "mac-standard" else "offset",
+                             None if method == "mac-standard" else offset, repaired,
+                             before.score, after.score, after.lang)
+    else:
+        found = find_shift(text, model, lang=lang)
+        if found is None:
+            if before.passes is True:
+                why = f"already reads as {before.lang}; no reading is clearly better"
+            elif before.passes is None:
+                why = "too little text to be sure of any repair"
+            else:
+                why = "no constant offset or glyph order makes it read as a language"
+            return TextRepair(text, False, None, None, 0.0, f"left alone: {why}")
+        result = found
+        after = langmodel.judge(result.text, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+    conf = _confidence(result, _value(after))
+    return TextRepair(result.text, True, result.method, result.offset, conf,
+                      f"read through {result.describe()}: reads as {result.lang}")
+
+
+# --------------------------------------------------------------------------- lines and documents
+
+#: A token carries a strong sign of corruption: a control character where a space or letter was.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+
+
+def _dominant(repairs: Iterable[TextRepair]) -> tuple[str, int | None] | None:
+    """The reading most repairs used, when it has at least 80 % of them."""
+    votes = Counter((r.method or "", r.offset) for r in repairs if r.changed)
+    if not votes:
+        return None
+    (method, offset), n = votes.most_common(1)[0]
+    if n < 0.8 * sum(votes.values()):
+        return None
+    return method, offset
+
+
+def _token_pass(text: str, dominant: tuple[str, int | None], model: LetterPairModel,
+                lang: str | None) -> str:
+    """Repair short corrupted tokens inside a clean text with the document's reading.
+
+    A token is touched only with a strong signal (a control character inside
+    it) and only when the repaired token reads better; numbers without such a
+    signal are left alone.
+    """
+    method, offset = dominant
+
+    def fix(match: re.Match[str]) -> str:
+        token = match.group()
+        if not _CONTROL.search(token):
+            return token
+        repaired = mac_standard(token) if method == "mac-standard" else shift(token, offset or 0)
+        if repaired is None or _CONTROL.search(repaired):
+            return token
+        return repaired
+
+    return re.sub(r"\S+", fix, text)
+
+
+def repair_lines(lines: Sequence[str], *, model: LetterPairModel | None = None,
+                 lang: str | None = None) -> list[TextRepair]:
+    """Repair each line; a reading most repaired lines share is then tried on the others."""
+    model = model or langmodel.reference_model()
+    first = [repair_text(line, model=model, lang=lang) for line in lines]
+    dominant = _dominant(first)
+    if dominant is None:
+        return first
+    method, offset = dominant
+    out: list[TextRepair] = []
+    for line, rep in zip(lines, first, strict=True):
+        if rep.changed:
+            out.append(rep)
+            continue
+        again = repair_text(line, model=model, lang=lang, offset=offset,
+                            method=method or None)
+        if again.changed:
+            out.append(again)
+            continue
+        tokens = _token_pass(line, dominant, model, lang)
+        if tokens != line:
+            out.append(TextRepair(tokens, True, method, offset, 0.5,
+                                  f"corrupted tokens read through the document's {method}"))
+        else:
+            out.append(rep)
+    return out
+
+
+def repair_document(pages: Sequence[str], *, model: LetterPairModel | None = None,
+                    lang: str | None = None) -> list[TextRepair]:
+    """Repair each page with the document's dominant reading.
+
+    The reading is found on the pages that do not read as language, taken
+    together (one font usually spoils many pages the same way); each page is
+    then repaired with it when that makes the page read clearly better, and
+    clean pages get the token pass for short corrupted tokens.
+    """
+    model = model or langmodel.reference_model()
+    bad = [p for p in pages if langmodel.judge(p, model, lang=lang).passes is False]
+    found = find_shift("\n".join(bad), model, lang=lang) if bad else None
+    if found is None:
+        return [repair_text(p, model=model, lang=lang) for p in pages]
+    dominant = (found.method, found.offset)
+    out: list[TextRepair] = []
+    for page in pages:
+        rep = repair_text(page, model=model, lang=lang, offset=found.offset,
+                          method=found.method)
+        if not rep.changed:
+            tokens = _token_pass(page, dominant, model, lang)
+            if tokens != page:
+                rep = TextRepair(tokens, True, found.method, found.offset, 0.5,
+                                 f"corrupted tokens read through {found.describe()}")
+        out.append(rep)
+    return out
