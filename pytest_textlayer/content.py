@@ -573,31 +573,21 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
     walker = _Walker(pdf, cache, box)
     resources = page.get("/Resources")
     contents = page.get("/Contents")
-    if isinstance(contents, pikepdf.Array):
-        try:
-            instructions_ok = True
-            pikepdf.parse_content_stream(pdf.pages[page_index], "q")
-        except Exception:
-            instructions_ok = False
-        if instructions_ok:
-            walker.walk(
-                pdf.pages[page_index], resources, _State(), 0, what=f"page {page_index + 1}"
-            )
-        else:  # one bad part: read the others one by one
+    what = f"page {page_index + 1}"
+    if isinstance(contents, (pikepdf.Array, pikepdf.Stream)):
+        walker.walk(pdf.pages[page_index], resources, _State(), 0, what=what)
+        failed = bool(walker.errors) and walker.errors[0].startswith(f"{what}: content stream")
+        if failed and isinstance(contents, pikepdf.Array) and len(contents) > 1:
+            # One bad part spoils the joined stream: read the parts one by one instead.
+            first = walker.errors.pop(0)
             for part in contents:
                 if isinstance(part, pikepdf.Stream):
-                    walker.walk(part, resources, _State(), 0, what=f"page {page_index + 1}")
-    elif isinstance(contents, pikepdf.Stream):
-        walker.walk(pdf.pages[page_index], resources, _State(), 0, what=f"page {page_index + 1}")
-    if (
-        contents is not None
-        and walker.errors
-        and walker.errors[0].startswith(f"page {page_index + 1}:")
-        and "malformed" in walker.errors[0]
-        and not walker.uses
-        and not walker.images
-    ):
-        raise ValueError(walker.errors[0])
+                    walker.walk(part, resources, _State(), 0, what=what)
+            failed = len(walker.errors) >= len(contents) and not walker.uses
+            if failed:
+                walker.errors.insert(0, first)
+        if failed and not walker.uses and not walker.images:
+            raise ValueError(walker.errors[0])
     walker.annotations(page, 0)
     uses = list(walker.uses.values())
     for use in uses:

@@ -333,3 +333,22 @@ def test_scan_page_survives_any_content(content: bytes) -> None:
         return
     assert 0 <= page.bad_glyphs <= page.glyphs
     assert 0.0 <= page.image_coverage <= 1.0
+
+
+def test_one_unreadable_content_part_does_not_hide_the_others() -> None:
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+    )
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    good = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET")
+    bad = pdf.make_stream(b"this is not deflated data")
+    bad.Filter = pikepdf.Name.FlateDecode
+    page.Contents = pikepdf.Array([good, bad])
+    result = scan_page(pdf, 0, {})
+    assert result.glyphs == 5 and len(result.errors) == 1
+    page.Contents = bad
+    with pytest.raises(ValueError, match="^page 1: content stream is malformed") as caught:
+        scan_page(pdf, 0, {})
+    assert "\n" not in str(caught.value)
