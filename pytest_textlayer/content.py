@@ -77,7 +77,8 @@ def _matrix(obj: Any) -> Matrix | None:
         return None
     if len(values) != 6:
         return None
-    return values  # type: ignore[return-value]
+    a, b, c, d, e, f = values
+    return (a, b, c, d, e, f)
 
 
 @dataclass
