@@ -498,10 +498,15 @@ def _judge_tounicode(cmap: CMap, code_width: int) -> _Judged:
         if why is not None:
             bad[code] = why
     counts = Counter(t for c, t in values.items() if c not in bad)
+    # Stylistic alternates and Arabic positional forms legitimately share a value; only a map
+    # where most codes land on a few values is collapsed, and only then are those codes bad.
     collapsed = {t for t, k in counts.items() if k >= 3 and k >= 0.2 * n and t.strip()}
-    for code, text in values.items():
-        if text in collapsed:
-            bad[code] = "collapsed"
+    if sum(counts[t] for t in collapsed) * 2 > n:
+        for code, text in values.items():
+            if text in collapsed:
+                bad[code] = "collapsed"
+    else:
+        collapsed = set()
     kinds = Counter(bad.values())
     null = kinds["null"] + kinds["control"]
     if null * 2 > n:

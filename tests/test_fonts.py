@@ -502,3 +502,13 @@ def test_cmap_parser_never_fails_except_with_valueerror(data: bytes) -> None:
         return
     assert all(isinstance(v, str) for v in cmap.unicode.values())
     assert all(w >= 1 for w in cmap.widths)
+
+
+def test_alternates_sharing_a_value_are_not_collapsed() -> None:
+    """Swash and small variants of one letter in a small subset map to the same text."""
+    text = "aaabcdefghijk"
+    cmap = parse_cmap(tounicode_stream({i: ch for i, ch in enumerate(text)}))
+    from pytest_textlayer.fonts import _judge_tounicode
+
+    judged = _judge_tounicode(cmap, 2)
+    assert (judged.route, judged.status, judged.bad) == ("tounicode", FontStatus.USABLE, {})
