@@ -69,6 +69,8 @@ BOUNDARY = " "
 RARE_SHARE = 2e-5
 #: Share of letters outside every language's alphabet above which a text is not language.
 MAX_UNKNOWN_SHARE = 0.3
+#: Share of letter pairs that may join two alphabets (μm, وPython) before a text is a mix-up.
+MAX_MIXED_SHARE = 0.03
 #: Add-one smoothing constant.
 ALPHA = 1.0
 
@@ -164,7 +166,7 @@ KIND_LATIN, KIND_ALPHA, KIND_CJK, KIND_DIGIT, KIND_SPACE, KIND_PUNCT, KIND_SYMBO
     "laCd psj"
 )
 #: Symbols that never stand inside a word (quotes, apostrophes, dots and hyphens may).
-_HARD_SYMBOLS = frozenset("()[]{}<>$&#@*+=^|~\\%_")
+_HARD_SYMBOLS = frozenset("()[]{}<>$&#@*+=^|~\\%_:;!?")
 
 
 def _classify_char(ch: str) -> tuple[str, str]:
@@ -534,7 +536,7 @@ _NUMBER_RE = re.compile(
     r"[%\u2030\u00b0]?[)\]]?[.,;:]?\Z"
 )
 #: Symbols that do not belong inside a word of an alphabetic, non-Latin script.
-_ODD_IN_WORD = re.compile(r"(?<=a)[sl]+(?=a)")
+_ODD_IN_WORD = re.compile(r"(?<=a)s+(?=a)")
 
 
 def _odd_numbers(text: str) -> tuple[int, int]:
@@ -614,21 +616,31 @@ def _lang_matches(model_lang: str, wanted: str) -> bool:
 
 
 def _group_pairs(counts: Counter[str]) -> tuple[dict[str, Counter[str]], int]:
-    """Split pair counts by writing system; returns (per group, pairs dropped between scripts)."""
+    """Split pair counts by writing system; returns (per group, pairs joining two alphabets)."""
     groups: dict[str, Counter[str]] = {}
-    dropped = 0
+    dropped = greek_mixed = 0
     for key, n in counts.items():
         a, b = key[0], key[1]
         ga = None if a == BOUNDARY else group_of(a)
         gb = None if b == BOUNDARY else group_of(b)
-        if (ga is not None and gb is not None and ga != gb
-                and (ga in _UNSPACED or gb in _UNSPACED)):
-            dropped += n  # Latin next to Han in Japanese, etc.: a boundary, not a pair
+        if ga is not None and gb is not None and ga != gb:
+            # Latin next to Han in Japanese is a boundary; two alphabets inside one word are
+            # counted, and judged by their share (μm is fine, a page of them is not)
+            if ga not in _UNSPACED and gb not in _UNSPACED and "GREEK" not in (ga, gb):
+                dropped += n
+            elif "GREEK" in (ga, gb):
+                greek_mixed += n
             continue
         g = ga or gb
         if g is None:
             continue
         groups.setdefault(g, Counter())[key] = n
+    # Greek letters are also symbols of Latin-script science (5 μm, Δx): they count as a
+    # mix-up only on pages where Greek is a script of the text, not a few symbols
+    greek = sum(n for k, n in groups.get("GREEK", Counter()).items() if k[0] != BOUNDARY)
+    letters = sum(n for c in groups.values() for k, n in c.items() if k[0] != BOUNDARY)
+    if greek >= 0.2 * max(letters, 1):
+        dropped += greek_mixed
     return groups, dropped
 
 
@@ -664,7 +676,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
 
     s = " " + " ".join(norm.translate(_SYMBOLS).split()) + " "
     counts: Counter[str] = Counter(map(operator.add, s, s[1:])) if len(s) > 2 else Counter()
-    groups, _dropped = _group_pairs(counts)
+    groups, mixed = _group_pairs(counts)
 
     odd_in_words = sum(len(m.group()) for m in _ODD_IN_WORD.finditer(kind))
     non_latin = kind.count(KIND_ALPHA) + kind.count(KIND_CJK)
@@ -672,10 +684,18 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{odd_num} characters in digit groups that are not numbers"
                                  " (symbols between digits)")
-    if odd_in_words >= 4 and odd_in_words > 0.03 * max(non_latin, 1):
+    # only on pages mostly written in such a script: Greek letters in formulas touch Latin ones
+    if (odd_in_words >= 4 and non_latin >= 0.3 * max(letters, 1)
+            and odd_in_words > 0.03 * non_latin):
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{odd_in_words} punctuation or Latin characters inside words"
                                  " of another script")
+
+    letter_pairs = sum(n for k, n in counts.items() if BOUNDARY not in k)
+    if mixed >= 4 and mixed > MAX_MIXED_SHARE * max(letter_pairs, 1):
+        return LanguageJudgement(-math.inf, 0.0, False, None, 0,
+                                 f"{mixed} of {letter_pairs} letter pairs join two alphabets"
+                                 " inside a word")
 
     # letters that no language uses (rare ideographs, archaic or phonetic letters)
     letter_counts = Counter(s)
@@ -705,6 +725,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     judged = 0
     unknown = 0
     names: list[tuple[int, str]] = []
+    failing: list[tuple[str, str, float, float]] = []
     for g, gcounts in groups.items():
         n = sum(gcounts.values())
         candidates = model.by_group.get(g, ())
@@ -722,6 +743,8 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         else:  # the language that came closest to accepting it
             best_score, best_lm = max(scored, key=lambda x: x[0] - x[1].threshold)
         best = (best_score * n, best_lm.threshold, best_lm)
+        if n >= MIN_PAIRS and best_score < best_lm.threshold - SHORT_TEXT_SLACK / math.sqrt(n):
+            failing.append((g, best_lm.lang, best_score, best_lm.threshold))
         total += best[0]
         thr_total += best[1] * n
         judged += n
@@ -744,6 +767,12 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
 
     sc = total / judged
     thr = thr_total / judged
+    for g, worst_lang, g_score, g_thr in failing:
+        share = sum(groups[g].values()) / judged
+        if share >= 0.2:  # a whole script of the page fails, even if another one reads
+            return LanguageJudgement(sc, thr, False, lang_name, judged,
+                                     f"the {g.lower()} letters read as no language (closest"
+                                     f" {worst_lang}: {g_score:.2f} < {g_thr:.2f} nats per pair)")
     # The mean of n pairs wanders by about 2/sqrt(n) nats: within twice that below the
     # threshold a text is not condemned, only left undecided.
     slack = SHORT_TEXT_SLACK / math.sqrt(judged)
