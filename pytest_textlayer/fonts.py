@@ -694,6 +694,24 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         detail = ""
         if subtype == "TrueType" and program is not None:
             detail = _sfnt_detail(program)
+            recovered = _symbolic_cmap_text(program)
+            if recovered:
+                problem = (
+                    f"no ToUnicode, {why} without encoding; its Unicode cmap gives the "
+                    "characters (recoverable, not by the spec)"
+                )
+                return FontInfo(
+                    base,
+                    subtype,
+                    enc_text,
+                    "cmap",
+                    FontStatus.RECOVERABLE,
+                    problem,
+                    missing="font",
+                    recovered=recovered,
+                    embedded=embedded,
+                    program=kind,
+                )
         route, status = "severed", FontStatus.SEVERED
         problem = f"no ToUnicode, {why} without encoding{detail}"
         missing = "font"
@@ -757,6 +775,28 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         embedded=embedded,
         program=kind,
     )
+
+
+def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
+    """Code → text for a symbolic TrueType without encoding, through its Unicode cmap.
+
+    The code selects a glyph through the (3,0)/(1,0) subtable (or, without one,
+    through the Unicode subtable directly); the Unicode subtable names that glyph.
+    """
+    if not prog.cmap:
+        return {}
+    inverse: dict[int, str] = {}
+    for uni, gid in sorted(prog.cmap.items(), reverse=True):
+        inverse[gid] = chr(uni)
+    if not prog.symbol_cmap:
+        return {c: chr(c) for c in range(0x20, 0x100) if c in prog.cmap}
+    out: dict[int, str] = {}
+    for code, gid in prog.symbol_cmap.items():
+        low = code & 0xFF if code >= 0xF000 else code
+        text = inverse.get(gid)
+        if low < 0x100 and text and not _is_pua(text):
+            out.setdefault(low, text)
+    return out
 
 
 def _sfnt_detail(prog: _Program) -> str:

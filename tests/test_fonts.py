@@ -512,3 +512,50 @@ def test_alternates_sharing_a_value_are_not_collapsed() -> None:
 
     judged = _judge_tounicode(cmap, 2)
     assert (judged.route, judged.status, judged.bad) == ("tounicode", FontStatus.USABLE, {})
+
+
+def symbolic_truetype_pdf(text: str, *, drop_cmap: bool) -> bytes:
+    """A simple TrueType flagged symbolic, with no Encoding and no ToUnicode (codes = ASCII)."""
+    program, _ = subset(text, drop_cmap=drop_cmap, post3=True)
+    pdf = pikepdf.new()
+    descriptor = pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/ABCDEF+DejaVuSans"),
+        Flags=4,
+        FontBBox=[-1021, -463, 1793, 1232],
+        ItalicAngle=0,
+        Ascent=928,
+        Descent=-236,
+        CapHeight=729,
+        StemV=80,
+        FontFile2=pdf.make_stream(program),
+    )
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.TrueType,
+        BaseFont=pikepdf.Name("/ABCDEF+DejaVuSans"),
+        FirstChar=32,
+        LastChar=126,
+        Widths=[600] * 95,
+        FontDescriptor=pdf.make_indirect(descriptor),
+    )
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(
+        b"BT /F1 14 Tf 40 700 Td <" + text.encode().hex().encode() + b"> Tj ET"
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_symbolic_truetype_without_encoding() -> None:
+    info, codes, bad = only_font(symbolic_truetype_pdf(TEXT, drop_cmap=False))
+    assert (info.route, info.status, bad) == ("cmap", FontStatus.RECOVERABLE, len(TEXT))
+    assert "".join(info.recover(c) or "?" for c in TEXT.encode()) == TEXT
+    info, codes, bad = only_font(symbolic_truetype_pdf(TEXT, drop_cmap=True))
+    assert (info.route, info.status, bad) == ("severed", FontStatus.SEVERED, len(TEXT))
+    assert info.problem == (
+        "no ToUnicode, symbolic TrueType without encoding, embedded TrueType has no cmap "
+        "and post format 3"
+    )
