@@ -49,6 +49,8 @@ MIN_REPAIR_PAIRS = 6
 MAC_ASCII_OFFSET = 29
 #: Readings whose values differ by less than this are a close call (nats per pair).
 CLOSE_CALL = 0.3
+#: Fewest characters of bad segments worth a segment-wise repair.
+MIN_SEGMENT_CHARS = 12
 #: Share of a text's characters the Mac standard order must cover to be tried.
 MAC_COVERAGE = 0.9
 
@@ -65,6 +67,8 @@ class ShiftResult:
     score_before: float
     score_after: float
     lang: str | None
+    #: Share of the text's visible characters read through the shift (1.0: all of it).
+    share: float = 1.0
 
     def describe(self) -> str:
         """The evidence's words: `+29 code points` or `the Macintosh standard glyph order`."""
@@ -253,8 +257,55 @@ def _is_win(before: LanguageJudgement, after: LanguageJudgement, before_text: st
 
 def find_shift(text: str, model: LetterPairModel | None = None, *,
                lang: str | None = None) -> ShiftResult | None:
-    """The constant offset or glyph order under which `text` clearly reads as language, or None."""
+    """The constant offset or glyph order under which `text` clearly reads as language, or None.
+
+    The whole text is tried first. When that fails, the text is cut into
+    segments (lines, and layout columns separated by runs of spaces) and the
+    segments that do not read (control characters, or letters no language
+    accepts) are tried together: one bad font among good ones shifts only its
+    own words. The result's `share` says how much of the text was re-read.
+    """
     model = model or langmodel.reference_model()
+    whole = _whole_shift(text, model, lang)
+    if whole is not None:
+        return whole
+    return _segment_shift(text, model, lang)
+
+
+_SEPARATOR = re.compile(r"(\n|[ \t\u00a0]{2,})")
+
+
+def _segment_shift(text: str, model: LetterPairModel,
+                   lang: str | None) -> ShiftResult | None:
+    parts = _SEPARATOR.split(text[:VERIFY_CHARS])
+    bad: list[int] = []
+    for i in range(0, len(parts), 2):
+        seg = parts[i]
+        if not seg.strip():
+            continue
+        if has_controls(seg) or langmodel.judge(seg, model, lang=lang,
+                                                min_pairs=MIN_REPAIR_PAIRS).passes is False:
+            bad.append(i)
+    visible = sum(len(p.strip()) for p in parts[::2])
+    bad_chars = sum(len(parts[i].strip()) for i in bad)
+    if not bad or bad_chars < MIN_SEGMENT_CHARS or bad_chars == visible:
+        return None
+    found = _whole_shift("\n".join(parts[i] for i in bad), model, lang)
+    if found is None:
+        return None
+    for i in bad:
+        seg = parts[i]
+        repaired = (mac_standard(seg) if found.method == "mac-standard"
+                    else shift(seg, found.offset or 0))
+        if repaired is not None:
+            parts[i] = repaired
+    rebuilt = "".join(parts) + text[VERIFY_CHARS:]
+    return ShiftResult(found.method, found.offset, rebuilt, found.score_before,
+                       found.score_after, found.lang, share=round(bad_chars / visible, 3))
+
+
+def _whole_shift(text: str, model: LetterPairModel,
+                 lang: str | None) -> ShiftResult | None:
     sample = text[:SCREEN_CHARS]
     if not sample.strip():
         return None
