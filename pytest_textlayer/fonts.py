@@ -104,13 +104,13 @@ class FontInfo:
     #: ``(width, low, high)`` codespace ranges used to split shown strings into codes.
     code_ranges: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)
     #: The text the specification's route gives per code (bad values included).
-    unicode: Mapping[int, str] = field(default_factory=dict)
+    unicode: Mapping[int, str] = field(default_factory=dict, repr=False)
     #: Codes known to be bad, with the reason key (see :data:`REASONS`).
-    bad: Mapping[int, str] = field(default_factory=dict)
+    bad: Mapping[int, str] = field(default_factory=dict, repr=False)
     #: Reason key for codes neither in ``unicode`` nor in ``bad``; None when such codes are fine.
     missing: str | None = None
     #: Text recoverable from the embedded program outside the spec's routes (cmap, post, charset).
-    recovered: Mapping[int, str] = field(default_factory=dict)
+    recovered: Mapping[int, str] = field(default_factory=dict, repr=False)
     embedded: bool = False
     #: The kind of embedded program: TrueType, CFF, CIDCFF, Type1, OpenType, or None.
     program: str | None = None

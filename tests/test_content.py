@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -352,3 +354,25 @@ def test_one_unreadable_content_part_does_not_hide_the_others() -> None:
     with pytest.raises(ValueError, match="^page 1: content stream is malformed") as caught:
         scan_page(pdf, 0, {})
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract is not installed")
+def test_tesseract_ocr_pdf_is_an_image_with_invisible_usable_text(tmp_path: Path) -> None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (1700, 400), 255)
+    draw = ImageDraw.Draw(image)
+    face = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 60)
+    draw.text((50, 50), "The quick brown fox jumps", font=face, fill=0)
+    draw.text((50, 200), "over the lazy dog", font=face, fill=0)
+    image.save(tmp_path / "scan.png", dpi=(300, 300))
+    subprocess.run(
+        ["tesseract", str(tmp_path / "scan.png"), str(tmp_path / "ocr"), "-l", "eng", "pdf"],
+        check=True,
+        capture_output=True,
+    )
+    with pikepdf.open(tmp_path / "ocr.pdf") as pdf:
+        page = scan_page(pdf, 0, {})
+    assert page.images == 1 and page.image_coverage == pytest.approx(1.0)
+    assert page.glyphs >= 30 and page.invisible_glyphs == page.glyphs
+    assert page.bad_glyphs == 0 and page.fonts[0].font.route == "tounicode"

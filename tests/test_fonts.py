@@ -9,6 +9,8 @@ agrees that the text is or is not there.
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -559,3 +561,31 @@ def test_symbolic_truetype_without_encoding() -> None:
         "no ToUnicode, symbolic TrueType without encoding, embedded TrueType has no cmap "
         "and post format 3"
     )
+
+
+# -- real producers ----------------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("gs") is None, reason="ghostscript is not installed")
+def test_ghostscript_redistilled_truetype_loses_its_tounicode(tmp_path: Path) -> None:
+    """gs pdfwrite rewrites reportlab's symbolic TrueType subset without ToUnicode: text is lost."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(TTFont("DejaVuGS", str(DEJAVU)))
+    source, out = tmp_path / "rl.pdf", tmp_path / "gs.pdf"
+    c = canvas.Canvas(str(source))
+    c.setFont("DejaVuGS", 14)
+    c.drawString(72, 720, "Zażółć gęślą jaźń")
+    c.save()
+    with pikepdf.open(source) as pdf:
+        before = scan_page(pdf, 0, {})
+    assert before.bad_glyphs == 0
+    subprocess.run(["gs", "-q", "-o", str(out), "-sDEVICE=pdfwrite", str(source)], check=True)
+    with pikepdf.open(out) as pdf:
+        after = scan_page(pdf, 0, {})
+    (use,) = after.fonts
+    assert use.font.status in (FontStatus.SEVERED, FontStatus.RECOVERABLE)
+    assert use.font.problem is not None and use.font.problem.startswith("no ToUnicode, symbolic")
+    # Non-ASCII letters have no route left (gs encodes them as small codes); PDFium agrees.
+    assert after.bad_glyphs >= 8
+    assert "ż" not in pdfium_text(out.read_bytes())
