@@ -192,6 +192,16 @@ def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
             last = min(last, first + MAX_RANGE - 1)
             if isinstance(dst, bytes):
                 base = decode_utf16(dst)
+                start = ord(base[-1]) if base else 0
+                if len(base) == 1 and start + last - first <= 0x10FFFF:
+                    cmap.unicode.update(
+                        zip(
+                            range(first, last + 1),
+                            map(chr, range(start, start + last - first + 1)),
+                            strict=True,
+                        )
+                    )
+                    continue
                 for n, code in enumerate(range(first, last + 1)):
                     cmap.unicode[code] = _add_offset(base, n)
             elif isinstance(dst, list):

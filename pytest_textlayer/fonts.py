@@ -494,6 +494,15 @@ def _judge_tounicode(cmap: CMap, code_width: int) -> _Judged:
     n = len(values)
     bad: dict[int, str] = {}
     for code, text in values.items():
+        if len(text) == 1:  # the common case, inlined: OCR layers map all 65 536 codes
+            o = ord(text)
+            if o < 0x20 or 0x7F <= o < 0xA0:
+                bad[code] = "control" if o else "null"
+            elif 0xE000 <= o <= 0xF8FF or o >= 0xF0000:
+                bad[code] = "pua"
+            elif text in NULL_VALUES:
+                bad[code] = "null"
+            continue
         why = value_reason(text)
         if why is not None:
             bad[code] = why
