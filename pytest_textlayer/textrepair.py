@@ -39,12 +39,16 @@ SCREEN_CHARS = 1500
 VERIFY_CHARS = 20000
 #: Most frequent characters of the text used to propose offsets.
 TOP_SOURCES = 8
+#: Characters of ideographic text an offset is ranked on.
+WIDE_SOURCES = 40
 #: Offsets screened at most.
 MAX_CANDIDATES = 12
 #: Most frequent letters per reference language used as targets.
 TOP_TARGETS = 6
 #: Fewest letter pairs a repair may stand on.
 MIN_REPAIR_PAIRS = 6
+#: Weight of letters no language uses when two readings compete (nats per pair per share).
+UNKNOWN_PENALTY = 3.0
 #: The Mac standard order puts printable ASCII at code point − 29.
 MAC_ASCII_OFFSET = 29
 #: Readings whose values differ by less than this are a close call (nats per pair).
@@ -160,45 +164,46 @@ def candidate_offsets(text: str, model: LetterPairModel) -> list[int]:
             if k:
                 votes[k] += weight
     # an offset must be backed by at least three frequent characters
-    ranked = [k for k, v in votes.most_common() if v >= _min_votes(len(top))]
-    if any(ord(ch) >= 0x2E80 for ch, _n in top[:4]):
-        ranked += [k for k in _ideographic_offsets([ord(ch) for ch, _n in top], model)
-                   if k not in ranked]
-    return ranked[:MAX_CANDIDATES]
+    ranked = [k for k, v in votes.most_common() if v >= _min_votes(len(top))][:MAX_CANDIDATES]
+    if any(ord(ch) >= 0x1000 for ch, _n in top[:4]):  # past the alphabets: maybe ideographs
+        wide = _ideographic_offsets(text, model)
+        ranked = wide + [k for k in ranked if k not in wide]
+    return ranked
 
 
 _BIG_TARGETS: dict[int, tuple[LetterPairModel, frozenset[int]]] = {}
 
 
-def _ideographic_offsets(sources: list[int], model: LetterPairModel) -> list[int]:
-    """Offsets under which the frequent characters are all characters some language uses.
+def _ideographic_offsets(text: str, model: LetterPairModel) -> list[int]:
+    """Offsets under which the text's characters are characters some language uses.
 
     Ideographic text spreads over thousands of characters, too many to pair
-    with the most frequent ones; instead, intersect for pairs of frequent
-    characters the offsets that land both on a known character.
+    with the most frequent ones. Offsets that land two frequent characters on
+    known characters are proposed, and ranked by how much of the text (its
+    WIDE_SOURCES most frequent characters, by count) they land on known ones.
     """
     cached = _BIG_TARGETS.get(id(model))
     if cached is None or cached[0] is not model:
         known = {ord(c) for c in model.known if len(c) == 1 and not langmodel.is_class(c)}
         known |= {ord(c) for c in langmodel.han_characters()}
+        known |= set(range(0x3041, 0x30FB))  # kana: the profiles fold them into one symbol each
         cached = (model, frozenset(known))
         _BIG_TARGETS[id(model)] = cached
     targets = cached[1]
-    heads = sources[:4]
-    found: Counter[int] = Counter()
+    counts = Counter(ch for ch in text if ch not in _WHITESPACE)
+    sources = [(ord(ch), n) for ch, n in counts.most_common(WIDE_SOURCES)]
+    heads = [s for s, _n in sources[:4]]
+    proposed: set[int] = set()
     for i in range(len(heads)):
         for j in range(i + 1, len(heads)):
-            a = {t - heads[i] for t in targets}
-            b = {t - heads[j] for t in targets}
-            found.update(a & b)
-    found.pop(0, None)
-    scored = sorted(found, key=lambda k: (-sum((s + k) in targets for s in sources),
-                                          -found[k], abs(k)))
-    return scored[:MAX_CANDIDATES]
+            proposed |= {t - heads[i] for t in targets} & {t - heads[j] for t in targets}
+    proposed.discard(0)
+    hits = {k: sum(n for s, n in sources if s + k in targets) for k in proposed}
+    return sorted(proposed, key=lambda k: (-hits[k], abs(k)))[:MAX_CANDIDATES]
 
 
 def _min_votes(sources: int) -> int:
-    # weights are sources, sources-1, ...: demand about a third of the total weight
+    """Votes an offset needs: about a third of the weight of the frequent characters."""
     total = sources * (sources + 1) // 2
     return max(3, total // 3)
 
@@ -231,6 +236,15 @@ def letter_share(text: str) -> float:
     letters = (kinds.count(langmodel.KIND_LATIN) + kinds.count(langmodel.KIND_ALPHA)
                + kinds.count(langmodel.KIND_CJK))
     return letters / visible
+
+
+def unknown_share(text: str, model: LetterPairModel) -> float:
+    """Share of the letters that no language of the model uses (rare ideographs, odd letters)."""
+    syms = langmodel.symbols(text).replace(" ", "")
+    if not syms:
+        return 0.0
+    counts = Counter(syms)
+    return sum(n for c, n in counts.items() if c not in model.known) / len(syms)
 
 
 def has_controls(text: str) -> bool:
@@ -304,6 +318,13 @@ def _segment_shift(text: str, model: LetterPairModel,
                        found.score_after, found.lang, share=round(bad_chars / visible, 3))
 
 
+def _agreement(a: str, b: str) -> float:
+    """Share of positions where two readings of the same codes give the same text."""
+    if len(a) != len(b) or not a:
+        return 0.0
+    return sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(a)
+
+
 def _whole_shift(text: str, model: LetterPairModel,
                  lang: str | None) -> ShiftResult | None:
     sample = text[:SCREEN_CHARS]
@@ -318,20 +339,22 @@ def _whole_shift(text: str, model: LetterPairModel,
         candidates.append(("mac-standard", None, mac))
     for offset in candidate_offsets(sample, model):
         candidates.append(("offset", offset, shift(sample, offset)))
-    winners: list[tuple[float, float, str, int | None, LanguageJudgement]] = []
+    winners: list[tuple[float, float, str, int | None, LanguageJudgement, str]] = []
     for method, k, repaired in candidates:
         after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
         if not _is_win(before, after, sample, repaired):
             continue
-        value = _value(after) + 0.5 * _natural_case(repaired)
-        winners.append((value, letter_share(repaired), method, k, after))
+        value = (_value(after) + 0.5 * _natural_case(repaired)
+                 - UNKNOWN_PENALTY * unknown_share(repaired, model))
+        winners.append((value, letter_share(repaired), method, k, after, repaired))
     if not winners:
         return None
-    # Close calls (the Mac order and offset 29 agree on ASCII and differ on the rest) go to the
-    # reading that turns more codes into letters.
-    top = max(w[0] for w in winners)
-    close = [w for w in winners if w[0] >= top - CLOSE_CALL]
-    _value_, _share, method, k, after = max(close, key=lambda w: (w[1], w[0]))
+    # Close calls between readings that mostly agree (the Mac order and offset 29 agree on
+    # ASCII and differ on the rest) go to the reading that turns more codes into letters.
+    first = max(winners, key=lambda w: w[0])
+    close = [w for w in winners
+             if w[0] >= first[0] - CLOSE_CALL and _agreement(w[5], first[5]) >= 0.9]
+    _value_, _share, method, k, after, _text = max(close, key=lambda w: (w[1], w[0]))
     full = text[:VERIFY_CHARS]
     repaired_full = (mac_standard(full) if method == "mac-standard" else shift(full, k or 0))
     if repaired_full is None:
