@@ -31,6 +31,8 @@ MIN_IMAGE_SIDE_PX = 16
 MIN_IMAGE_PIXELS = 64 * 64
 #: ... and is placed at least this large on the page, in points on each side.
 MIN_IMAGE_SIDE_PT = 12.0
+#: Text starting this far (points) outside the page box counts as off the page.
+OFFPAGE_MARGIN = 2.0
 #: Resolution of the grid that measures the union of image areas.
 GRID = 64
 #: The operators the walk needs; everything else is skipped by the parser.
@@ -94,6 +96,8 @@ class FontUse:
     invisible_glyphs: int = 0
     #: Glyphs inside marked content with /ActualText (counted as good).
     actual_text_glyphs: int = 0
+    #: Glyphs whose string starts outside the page box (cropped away; readers may still extract).
+    offpage_glyphs: int = 0
 
     def judge(self) -> tuple[FontStatus, str, str | None]:
         """(status, route, evidence) for this page's glyphs; see :meth:`FontInfo.judge_use`."""
@@ -144,6 +148,8 @@ class PageContent:
     actual_text_glyphs: int = 0
     #: Path-painting and shading operators (vector art).
     paths: int = 0
+    #: Glyphs whose string starts outside the page box (included in ``glyphs``).
+    offpage_glyphs: int = 0
     #: Page box used for coverage: (x0, y0, x1, y1).
     box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
     #: Parts of the page that could not be read (skipped), one line each.
@@ -345,6 +351,16 @@ class _Walker:
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
                 continue  # a malformed operand skips its operator, as viewers do
 
+    def on_page(self, tm: Matrix, state: _State) -> bool:
+        """Does the string start inside the page box (with a margin)? Advances are not tracked."""
+        ctm = state.ctm
+        x0, y0 = tm[4], tm[5] + state.rise
+        x = ctm[0] * x0 + ctm[2] * y0 + ctm[4]
+        y = ctm[1] * x0 + ctm[3] * y0 + ctm[5]
+        bx0, by0, bx1, by1 = self.box
+        m = OFFPAGE_MARGIN
+        return bx0 - m <= x <= bx1 + m and by0 - m <= y <= by1 + m
+
     def show(
         self,
         items: list[Any],
@@ -370,6 +386,8 @@ class _Walker:
         if use is None:
             use = self.uses[state.font_key] = FontUse(info)
         n = len(codes)
+        if not self.in_annotation and not self.on_page(tm, state):
+            use.offpage_glyphs += n
         use.glyphs += n
         if self.in_annotation:
             self.annotation_glyphs += n
@@ -603,6 +621,7 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
         small_images=walker.small_images,
         annotation_glyphs=walker.annotation_glyphs,
         actual_text_glyphs=sum(u.actual_text_glyphs for u in uses),
+        offpage_glyphs=sum(u.offpage_glyphs for u in uses),
         paths=walker.paths,
         box=box,
         errors=walker.errors,

@@ -376,3 +376,16 @@ def test_tesseract_ocr_pdf_is_an_image_with_invisible_usable_text(tmp_path: Path
     assert page.images == 1 and page.image_coverage == pytest.approx(1.0)
     assert page.glyphs >= 30 and page.invisible_glyphs == page.glyphs
     assert page.bad_glyphs == 0 and page.fonts[0].font.route == "tounicode"
+
+
+def test_text_outside_the_cropbox_is_counted_and_flagged() -> None:
+    c = canvas()
+    c.setFont("Helvetica", 12)
+    c.drawString(72, 700, "left half")
+    c.drawString(400, 700, "right")
+    pdf = pikepdf.open(io.BytesIO(_save(c)))
+    pdf.pages[0].CropBox = [306, 0, 612, 792]
+    out = io.BytesIO()
+    pdf.save(out)
+    page = scan(out.getvalue())
+    assert (page.glyphs, page.offpage_glyphs) == (14, 9)
