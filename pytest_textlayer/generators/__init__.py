@@ -12,7 +12,7 @@ reportlab, pikepdf, Pillow) are imported only when a fixture is built.
 from __future__ import annotations
 
 from .corpus import write_corpus
-from .registry import FAMILIES, Family, generate
+from .registry import FAMILIES, Family, generate, write_fixture
 from .texts import CORPUS_LANGUAGES, DEFAULT_TEXTS, default_text
 from .truth import Fixture, PageTruth
 
@@ -26,4 +26,5 @@ __all__ = [
     "default_text",
     "generate",
     "write_corpus",
+    "write_fixture",
 ]

@@ -10,6 +10,7 @@ those, so compare ignoring whitespace and control characters).
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import unicodedata
@@ -351,7 +352,7 @@ def readable(
         if page else PageTruth("", Verdict.BLANK, "", "nothing drawn")
         for page in lines
     )
-    with pikepdf.open(__import__("io").BytesIO(data)) as src_pdf:
+    with pikepdf.open(io.BytesIO(data)) as src_pdf:
         out = pikepdf.new()
         out.pages.extend(src_pdf.pages)
         return Fixture("readable", p.options, pdfwriter.save(out), truths)
@@ -396,8 +397,6 @@ def mixed(
 
     Each item is a family name or ``[name, {options}]``.
     """
-    import io
-
     import pikepdf
 
     from . import registry

@@ -6,6 +6,7 @@ import inspect
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -92,3 +93,11 @@ def generate(
     if text is not None and not isinstance(text, str):
         raise UsageError(f"text must be a string, not {type(text).__name__}")
     return entry.function(text, font=font, **options)
+
+
+def write_fixture(
+    family: str, output: str | os.PathLike[str], text: str | None = None, *,
+    font: str | os.PathLike[str] | None = None, **options: Any,
+) -> Path:
+    """`textlayer generate FAMILY -o OUT.pdf`: build, then write the PDF and OUT.json beside it."""
+    return generate(family, text, font=font, **options).write(output)
