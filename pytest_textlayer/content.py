@@ -201,6 +201,10 @@ class _Walker:
         self.grid = bytearray(GRID * GRID)
         self.errors: list[str] = []
         self.active: set[Any] = set()
+        #: Optional-content groups that are off in the default configuration (objgens).
+        self.off_groups: set[Any] = _off_groups(pdf)
+        #: Depth of hidden optional content around the current operator.
+        self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
 
     # -- resources ----------------------------------------------------------------------------
@@ -223,6 +227,8 @@ class _Walker:
 
     # -- images -------------------------------------------------------------------------------
     def image(self, width: int, height: int, ctm: Matrix) -> None:
+        if self.hidden:
+            return  # in an optional-content layer that is off: not shown
         x0, y0, x1, y1 = _bbox(ctm)
         if (
             min(width, height) < MIN_IMAGE_SIDE_PX
@@ -272,8 +278,10 @@ class _Walker:
             self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
             return
         stack: list[_State] = []
-        marked: list[bool] = []  # per open marked-content sequence: does it carry ActualText?
+        # Per open marked-content sequence: (carries ActualText, hides an optional-content layer).
+        marked: list[tuple[bool, bool]] = []
         actual = 0
+        hidden_at_start = self.hidden
         tm: Matrix = IDENTITY
         tlm: Matrix = IDENTITY
         for inst in instructions:
@@ -339,17 +347,46 @@ class _Walker:
                         self.do(args[0], resources, state, depth, type3, what)
                 elif op == "BDC":
                     has = _has_actual_text(args, resources)
-                    marked.append(has)
+                    off = self.is_hidden_oc(args, resources)
+                    marked.append((has, off))
                     actual += has
+                    self.hidden += off
                 elif op == "BMC":
-                    marked.append(False)
+                    marked.append((False, False))
                 elif op == "EMC":
                     if marked:
-                        actual -= marked.pop()
+                        has, off = marked.pop()
+                        actual -= has
+                        self.hidden -= off
                 elif op in _PAINT:
                     self.paths += 1
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
                 continue  # a malformed operand skips its operator, as viewers do
+        self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
+
+    def ocg_off(self, oc: Any) -> bool:
+        """Is this optional-content group (or membership dictionary) off by default?"""
+        import pikepdf
+
+        if not self.off_groups or not isinstance(oc, pikepdf.Dictionary):
+            return False
+        if oc.get("/Type") == pikepdf.Name.OCMD:
+            groups = oc.get("/OCGs")
+            members = list(groups) if isinstance(groups, pikepdf.Array) else [groups]
+            keys = [m.objgen for m in members if isinstance(m, pikepdf.Dictionary)]
+            return bool(keys) and all(k in self.off_groups for k in keys)  # AnyOn, the default
+        return oc.objgen in self.off_groups
+
+    def is_hidden_oc(self, args: Any, resources: Any) -> bool:
+        import pikepdf
+
+        if not self.off_groups or len(args) < 2 or args[0] != pikepdf.Name.OC:
+            return False
+        props = args[1]
+        if isinstance(props, pikepdf.Name):
+            table = resources.get("/Properties") if resources is not None else None
+            props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
+        return self.ocg_off(props)
 
     def on_page(self, tm: Matrix, state: _State) -> bool:
         """Does the string start inside the page box (with a margin)? Advances are not tracked."""
@@ -391,7 +428,7 @@ class _Walker:
         use.glyphs += n
         if self.in_annotation:
             self.annotation_glyphs += n
-        if state.render in _INVISIBLE_MODES:
+        if state.render in _INVISIBLE_MODES or self.hidden:
             use.invisible_glyphs += n
         if actual:
             use.actual_text_glyphs += n
@@ -446,6 +483,20 @@ class _Walker:
         obj = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
         if not isinstance(obj, pikepdf.Stream):
             return
+        if self.ocg_off(obj.get("/OC")):
+            self.hidden += 1
+            try:
+                self.draw_xobject(obj, name, resources, state, depth, type3, what)
+            finally:
+                self.hidden -= 1
+        else:
+            self.draw_xobject(obj, name, resources, state, depth, type3, what)
+
+    def draw_xobject(
+        self, obj: Any, name: Any, resources: Any, state: _State, depth: int, type3: bool, what: str
+    ) -> None:
+        import pikepdf
+
         sub = obj.get("/Subtype")
         if sub == pikepdf.Name.Image:
             self.image(int(obj.get("/Width", 0)), int(obj.get("/Height", 0)), state.ctm)
@@ -538,6 +589,21 @@ def _type3_name(font: Any, code: int) -> Any:
             except (TypeError, ValueError):
                 continue
     return found
+
+
+def _off_groups(pdf: Any) -> set[Any]:
+    """Objgens of the optional-content groups listed OFF in the default configuration."""
+    import pikepdf
+
+    try:
+        props = pdf.Root.get("/OCProperties")
+        default = props.get("/D") if isinstance(props, pikepdf.Dictionary) else None
+        off = default.get("/OFF") if isinstance(default, pikepdf.Dictionary) else None
+        if isinstance(off, pikepdf.Array):
+            return {g.objgen for g in off if isinstance(g, pikepdf.Dictionary)}
+    except (pikepdf.PdfError, AttributeError, TypeError):
+        pass
+    return set()
 
 
 def _has_actual_text(args: Any, resources: Any) -> bool:

@@ -389,3 +389,34 @@ def test_text_outside_the_cropbox_is_counted_and_flagged() -> None:
     pdf.save(out)
     page = scan(out.getvalue())
     assert (page.glyphs, page.offpage_glyphs) == (14, 9)
+
+
+def test_content_in_a_layer_that_is_off_is_not_shown() -> None:
+    from reportlab.lib.utils import ImageReader
+
+    c = canvas()
+    c.drawImage(ImageReader(_image(600, 800)), 0, 0, 612, 792)
+    pdf = pikepdf.open(io.BytesIO(_save(c)))
+    page = pdf.pages[0]
+    hidden = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name="Draft"))
+    shown = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name="Final"))
+    pdf.Root.OCProperties = pikepdf.Dictionary(
+        OCGs=[hidden, shown], D=pikepdf.Dictionary(ON=[shown], OFF=[hidden])
+    )
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+    )
+    page.Resources.Font = pikepdf.Dictionary(F1=font)
+    page.Resources.Properties = pikepdf.Dictionary(Off=hidden, On=shown)
+    for name in list(page.Resources.XObject):
+        page.Resources.XObject[name].OC = hidden  # the scan sits in the hidden layer
+    page.Contents = pdf.make_stream(
+        page.Contents.read_bytes()
+        + b" /OC /Off BDC BT /F1 12 Tf 72 700 Td (draft) Tj ET EMC"
+        + b" /OC /On BDC BT /F1 12 Tf 72 600 Td (final) Tj ET EMC"
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    result = scan(out.getvalue())
+    assert (result.glyphs, result.invisible_glyphs) == (10, 5)
+    assert (result.images, result.image_coverage) == (0, 0.0)
