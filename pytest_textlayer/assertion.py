@@ -31,7 +31,9 @@ def listening(callback: Callable[[DocumentReport], None]) -> Iterator[None]:
     """Call `callback` with every report an assertion makes inside the block.
 
     The pytest plugin uses this to count explicit assertions in its summary
-    without the assertion knowing about pytest.
+    without the assertion knowing about pytest. Only the innermost listener
+    hears a report, so a pytest session run inside a test (pytester) keeps
+    its reports to itself.
     """
     _listeners.append(callback)
     try:
@@ -87,8 +89,8 @@ def _run(
     else:
         report = classify(source.data, settings=settings, name=source.name)
         data = source.data
-    for callback in list(_listeners):
-        callback(report)
+    if _listeners:
+        _listeners[-1](report)
     return report, data
 
 
@@ -131,6 +133,8 @@ def failure_lines(
     if missing and report.error is None:
         for item in missing:
             lines.append(f"  not extractable: {item!r}")
+        if not report.ok:
+            return lines  # the story above already shows what the pages extract as
         shown = [(i + 1, t) for i, t in enumerate(texts or []) if t.strip()]
         for number, text in shown[:MAX_TEXT_PAGES_SHOWN]:
             lines.append(f"  page {number} extracts as: {shorten(text)}")

@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -35,6 +35,9 @@ from .pytest_settings import (
     resolve_base,
 )
 from .settings import CheckSettings
+
+if TYPE_CHECKING:
+    from .generators import Fixture, PageTruth
 
 #: Where the session's state lives on the config.
 STATE = pytest.StashKey["TextLayerState"]()
@@ -58,7 +61,14 @@ class TextLayerState:
     explicit_dirs: list[Path] = field(default_factory=list)
     globs: list[str] = field(default_factory=list)
     glob_root: Path = Path(".")
+    #: Directories on the way to a named PDF or directory, walked even if norecursedirs says no.
+    wanted_dirs: set[Path] = field(default_factory=set)
     record: SessionRecord = field(default_factory=SessionRecord)
+
+    def want(self, path: Path, *, is_dir: bool) -> None:
+        self.wanted_dirs.update(path.parents)
+        if is_dir:
+            self.wanted_dirs.add(path)
 
     def should_collect(self, path: Path) -> bool:
         """Only PDFs the user named: on the command line, under a named directory, or by glob."""
@@ -166,6 +176,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 state.explicit_dirs.append(target)
             else:
                 state.explicit_files.add(target)
+            state.want(target, is_dir=target.is_dir())
     if state.enforcing:
         _add_glob_matches(config, state)
     config.stash[STATE] = state
@@ -182,9 +193,11 @@ def _add_glob_matches(config: pytest.Config, state: TextLayerState) -> None:
     have = {(state.invocation_dir / a.split("::")[0]).resolve() for a in config.args}
     for pattern in state.globs:
         for match in sorted(state.glob_root.glob(pattern)):
-            if match.is_file() and match.resolve() not in have:
-                config.args.append(str(match))
-                have.add(match.resolve())
+            if match.is_file():
+                state.want(match.resolve(), is_dir=False)
+                if match.resolve() not in have:
+                    config.args.append(str(match))
+                    have.add(match.resolve())
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -199,11 +212,29 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [
         gate,
         f"textlayer: {describe(state.base)}",
-        f"textlayer readers: {', '.join(reader_versions())}",
+        f"textlayer readers: {', '.join(reader_versions(load=state.enforcing))}",
     ]
 
 
 # -- collected PDF files ----------------------------------------------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Walk into a named directory (`build/` is in pytest's norecursedirs) unless --ignore'd.
+
+    Without this, `pytest --textlayer . build/` would collect nothing from
+    build/: pytest drops `build/` as overlapping `.`, then refuses to recurse
+    into it.
+    """
+    state = config.stash.get(STATE, None)
+    if state is None or not state.enforcing or collection_path.resolve() not in state.wanted_dirs:
+        return None
+    ignored = config.getoption("ignore") or []
+    invocation = state.invocation_dir
+    if any((invocation / p).resolve() == collection_path.resolve() for p in ignored):
+        return None
+    return False
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -379,11 +410,11 @@ class GeneratedPdf:
     """A fixture PDF written into the test's tmp dir, with its ground truth per page."""
 
     path: Path
-    fixture: Any
+    fixture: Fixture
 
     @property
-    def pages(self) -> tuple[Any, ...]:
-        return tuple(self.fixture.pages)
+    def pages(self) -> tuple[PageTruth, ...]:
+        return self.fixture.pages
 
 
 @pytest.fixture

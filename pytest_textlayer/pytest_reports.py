@@ -107,24 +107,42 @@ def _worst_line(report: DocumentReport) -> str:
     return f"{report.path}: {len(bad)} of {len(report.pages)} page(s) bad ({what})"
 
 
-def reader_versions() -> list[str]:
-    """Which readers (and the libraries inside them) the checks use, for the report header."""
+def reader_versions(*, load: bool = True) -> list[str]:
+    """Which readers (and the libraries inside them) the checks use, for the report header.
+
+    With `load=False` nothing new is imported: the library versions are
+    shown only for readers already loaded, the package versions otherwise.
+    That matters beyond import time: pikepdf is a nanobind extension that
+    aborts the process when imported a second time, which is what happens
+    when pytester's in-process runs drop it from ``sys.modules`` and the
+    next run imports it again.
+    """
+    import sys
     from importlib import metadata
 
     out: list[str] = []
-    try:
-        import pypdfium2
-
-        pdfium = getattr(pypdfium2, "version", None)
-        lib = getattr(pdfium, "PDFIUM_INFO", None)
-        out.append(f"pypdfium2 {metadata.version('pypdfium2')} (PDFium {lib})")
-    except Exception as exc:  # a reader that cannot load is worth a header line, not a crash
-        out.append(f"pypdfium2 unavailable ({type(exc).__name__})")
-    try:
-        import pikepdf
-
-        qpdf = getattr(pikepdf, "__libqpdf_version__", "?")
-        out.append(f"pikepdf {pikepdf.__version__} (qpdf {qpdf})")
-    except Exception as exc:
-        out.append(f"pikepdf unavailable ({type(exc).__name__})")
+    for package, describe in (("pypdfium2", _pdfium_lib), ("pikepdf", _qpdf_lib)):
+        try:
+            version = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out.append(f"{package} not installed")
+            continue
+        if load or package in sys.modules:
+            try:
+                version = f"{version} ({describe()})"
+            except Exception as exc:  # a reader that cannot load is worth a line, not a crash
+                version = f"{version} (cannot load: {type(exc).__name__})"
+        out.append(f"{package} {version}")
     return out
+
+
+def _pdfium_lib() -> str:
+    import pypdfium2
+
+    return f"PDFium {pypdfium2.version.PDFIUM_INFO}"
+
+
+def _qpdf_lib() -> str:
+    import pikepdf
+
+    return f"qpdf {pikepdf.__libqpdf_version__}"

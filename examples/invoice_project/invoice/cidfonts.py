@@ -93,7 +93,9 @@ def _rewrite_content(pdf: Any, page: Any, fonts: dict[str, dict[int, int]]) -> N
             operands = [*operands[:-1], pikepdf.String(_two_bytes(bytes(operands[-1]), current))]
         elif current is not None and op == "TJ":
             parts = [
-                pikepdf.String(_two_bytes(bytes(p), current)) if isinstance(p, pikepdf.String) else p
+                pikepdf.String(_two_bytes(bytes(p), current))
+                if isinstance(p, pikepdf.String)
+                else p
                 for p in operands[0]
             ]
             operands = [pikepdf.Array(parts)]
