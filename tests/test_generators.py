@@ -580,3 +580,33 @@ def test_unwritable_output_is_a_usage_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(UsageError, match="cannot create the corpus folder"):
         write_corpus(blocker / "corpus", languages=("en",))
+
+
+# any text the font covers ------------------------------------------------------------------
+
+def covered_alphabet() -> str:
+    from pytest_textlayer.generators.fontprep import load_font
+
+    cmap = load_font().cmap
+    ranges = [(0x21, 0x7E), (0xC0, 0x17F), (0x391, 0x3C9), (0x410, 0x44F)]
+    return "".join(chr(c) for lo, hi in ranges for c in range(lo, hi + 1)
+                   if c in cmap and unicodedata.category(chr(c))[0] in "LNP"
+                   and unicodedata.normalize("NFC", chr(c)) == chr(c))
+
+
+def test_any_covered_text_round_trips_through_pdfium() -> None:
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    words = st.text(alphabet=covered_alphabet(), min_size=1, max_size=12)
+
+    @hypothesis.settings(max_examples=15, deadline=None, database=None)
+    @hypothesis.given(st.lists(words, min_size=1, max_size=8))
+    def check(parts: list[str]) -> None:
+        text = " ".join(parts)
+        good = generate("readable", text, producer="type0")
+        assert flat(pdfium_text(good.pdf)[0]) == flat(text)
+        for order in ("mac-standard", "first-use", "original"):
+            bad = generate("severed", text, order=order)
+            assert flat(pdfium_text(bad.pdf)[0]) == flat(bad.pages[0].extracted)
+
+    check()
