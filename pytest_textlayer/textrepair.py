@@ -53,6 +53,10 @@ UNKNOWN_PENALTY = 3.0
 MAC_ASCII_OFFSET = 29
 #: Readings whose values differ by less than this are a close call (nats per pair).
 CLOSE_CALL = 0.3
+#: Letters a token needs before its letter pairs can speak for it.
+TOKEN_MIN_LETTERS = 4
+#: How much better (nats per pair) a token must read through the document's reading.
+TOKEN_GAIN = 1.2
 #: Fewest characters of bad segments worth a segment-wise repair.
 MIN_SEGMENT_CHARS = 12
 #: Share of a text's characters the Mac standard order must cover to be tried.
@@ -247,6 +251,15 @@ def unknown_share(text: str, model: LetterPairModel) -> float:
     return sum(n for c, n in counts.items() if c not in model.known) / len(syms)
 
 
+def known_letter_share(text: str, model: LetterPairModel) -> float:
+    """Share of the visible characters that are letters some language of the model uses."""
+    visible = len(text) - sum(1 for c in text if c.isspace())
+    if visible <= 0:
+        return 0.0
+    syms = langmodel.symbols(text).replace(" ", "")
+    return sum(1 for c in syms if c in model.known) / visible
+
+
 def has_controls(text: str) -> bool:
     """Control characters other than layout (tab, line and page breaks): codes, not text."""
     return _CONTROL.search(text) is not None
@@ -280,6 +293,10 @@ def find_shift(text: str, model: LetterPairModel | None = None, *,
     own words. The result's `share` says how much of the text was re-read.
     """
     model = model or langmodel.reference_model()
+    sample = text[:SCREEN_CHARS]
+    if reads_clearly(langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS),
+                     sample):
+        return None
     whole = _whole_shift(text, model, lang)
     if whole is not None:
         return whole
@@ -319,10 +336,32 @@ def _segment_shift(text: str, model: LetterPairModel,
 
 
 def _agreement(a: str, b: str) -> float:
-    """Share of positions where two readings of the same codes give the same text."""
+    """Share of positions where two readings of the same codes give the same text, case aside."""
     if len(a) != len(b) or not a:
         return 0.0
+    a, b = a.lower(), b.lower()
+    if len(a) != len(b):
+        return 0.0
     return sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(a)
+
+
+_IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def _spaced_like_words(text: str) -> bool:
+    """Ideographs cut into word-sized runs by spaces: alphabetic text moved into the Han block.
+
+    Chinese and Japanese put no spaces between words; a reading whose
+    ideographic runs average two to eight characters between spaces kept the
+    spacing of an alphabet, so it is not the text the codes stood for.
+    """
+    runs = [len(r) for r in _IDEOGRAPHIC_RUN.findall(text)]
+    cjk = sum(runs)
+    letters = sum(1 for c in text if c.isalpha())
+    if cjk < 20 or cjk < 0.5 * letters:
+        return False
+    mean = cjk / len(runs)
+    return 2.5 <= mean <= 8 and len(runs) >= 4
 
 
 def _whole_shift(text: str, model: LetterPairModel,
@@ -346,7 +385,9 @@ def _whole_shift(text: str, model: LetterPairModel,
             continue
         value = (_value(after) + 0.5 * _natural_case(repaired)
                  - UNKNOWN_PENALTY * unknown_share(repaired, model))
-        winners.append((value, letter_share(repaired), method, k, after, repaired))
+        if _spaced_like_words(repaired):
+            continue
+        winners.append((value, known_letter_share(repaired, model), method, k, after, repaired))
     if not winners:
         return None
     # Close calls between readings that mostly agree (the Mac order and offset 29 agree on
@@ -354,7 +395,10 @@ def _whole_shift(text: str, model: LetterPairModel,
     first = max(winners, key=lambda w: w[0])
     close = [w for w in winners
              if w[0] >= first[0] - CLOSE_CALL and _agreement(w[5], first[5]) >= 0.9]
-    _value_, _share, method, k, after, _text = max(close, key=lambda w: (w[1], w[0]))
+    # more known letters first; then the higher value; then the smaller offset (29 before 61:
+    # readings that differ only in case score alike, and the Mac order gives 29)
+    _value_, _share, method, k, after, _text = max(
+        close, key=lambda w: (round(w[1], 3), round(w[0], 3), -abs(w[3] or 0)))
     full = text[:VERIFY_CHARS]
     repaired_full = (mac_standard(full) if method == "mac-standard" else shift(full, k or 0))
     if repaired_full is None:
@@ -450,20 +494,36 @@ def _token_pass(text: str, dominant: tuple[str, int | None], model: LetterPairMo
                 lang: str | None) -> str:
     """Repair short corrupted tokens inside a clean text with the document's reading.
 
-    A token is touched only with a strong signal (a control character inside
-    it) and only when the repaired token reads better; numbers without such a
-    signal are left alone.
+    Only with the document's reading, never one guessed from the token. A
+    token is touched on a strong signal: a control character inside it, or
+    letters that read as nothing in the page's language while the reading
+    makes them read well (TOKEN_GAIN nats per pair better, above the
+    language's threshold). Digits alone are never a signal: numbers in
+    prose stay as they are.
     """
     method, offset = dominant
+    page = langmodel.judge(text, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+    names = (page.lang or "").split("+")
+    lm = model.languages.get(names[0]) if names[0] else None
+
+    def read(token: str) -> str | None:
+        return mac_standard(token) if method == "mac-standard" else shift(token, offset or 0)
 
     def fix(match: re.Match[str]) -> str:
         token = match.group()
-        if not _CONTROL.search(token):
+        if _CONTROL.search(token):
+            repaired = read(token)
+            return token if repaired is None or _CONTROL.search(repaired) else repaired
+        if lm is None or sum(c.isalpha() for c in token) < TOKEN_MIN_LETTERS:
             return token
-        repaired = mac_standard(token) if method == "mac-standard" else shift(token, offset or 0)
-        if repaired is None or _CONTROL.search(repaired):
+        repaired = read(token)
+        if repaired is None or sum(c.isalpha() for c in repaired) < len(token.strip(".,;:")):
             return token
-        return repaired
+        now = lm.score_counts(langmodel.pair_counts(token))
+        then = lm.score_counts(langmodel.pair_counts(repaired))
+        if now < lm.threshold <= then and then - now >= TOKEN_GAIN:
+            return repaired
+        return token
 
     return re.sub(r"\S+", fix, text)
 
