@@ -844,6 +844,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
     ranges: tuple[tuple[int, int, int], ...] = _TWO
     predefined = enc_name is not None and enc_name not in ("Identity-H", "Identity-V")
     label: str | None = enc_name
+    code_to_cid: dict[int, int] | None = None  # None: codes are CIDs (Identity)
     if enc_name is not None:
         ranges = predefined_ranges(enc_name)
     elif _is_stream(enc_obj):
@@ -862,6 +863,8 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             ranges = tuple(sorted(set(parsed.codespace)))
         elif parsed is not None and parsed.usecmap:
             ranges = predefined_ranges(parsed.usecmap)
+        if parsed is not None and any(c != v for c, v in parsed.cids.items()):
+            code_to_cid = parsed.cids
     # The spec's third route: a predefined CMap, or a CIDFont in an Adobe CJK collection.
     collection = (registry == "Adobe" and ordering in CJK_ORDERINGS) or (
         predefined and ordering != "Identity"
@@ -926,6 +929,8 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             missing="font",
         )
     status, route, problem, recovered = program_route(kind, data, cidfont, lead, route_if_severed)
+    if code_to_cid is not None:  # an embedded CMap that maps codes to other CIDs
+        recovered = {c: recovered[cid] for c, cid in code_to_cid.items() if cid in recovered}
     return FontInfo(
         base,
         subtype,

@@ -75,6 +75,7 @@ def type0_pdf(
     drop_cmap: bool = False,
     post3: bool = False,
     embed: bool = True,
+    one_byte_cmap: bool = False,
 ) -> bytes:
     """One page drawing *text* with a CID TrueType Identity-H font, optionally broken."""
     program, gids = subset(text, drop_cmap=drop_cmap, post3=post3)
@@ -116,6 +117,18 @@ def type0_pdf(
     elif isinstance(tounicode, str):
         font.ToUnicode = pikepdf.Name("/" + tounicode)
     hexcodes = "".join(f"{gids[ch]:04X}" for ch in text)
+    if one_byte_cmap:
+        # An embedded encoding CMap: one-byte codes (the ASCII value) mapped to the CIDs.
+        pairs = "\n".join(f"<{ord(ch):02X}> <{ord(ch):02X}> {gids[ch]}" for ch in sorted(set(text)))
+        cmap = (
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            "1 begincodespacerange <00> <FF> endcodespacerange\n"
+            f"{len(set(text))} begincidrange\n{pairs}\nendcidrange\nendcmap end end"
+        )
+        font.Encoding = pdf.make_stream(
+            cmap.encode(), Type=pikepdf.Name.CMap, CMapName=pikepdf.Name("/Custom-H")
+        )
+        hexcodes = text.encode().hex()
     content = f"BT /F1 14 Tf 40 700 Td <{hexcodes}> Tj ET".encode()
     page = pdf.add_blank_page(page_size=(612, 792))
     page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
@@ -253,6 +266,14 @@ def test_identity_with_post_names_only_is_recoverable_by_post() -> None:
     assert (info.status, info.route) == (FontStatus.RECOVERABLE, "post")
     assert info.recover(next(iter(info.recovered))) in set(TEXT)
     assert bad == len(TEXT)
+
+
+def test_embedded_encoding_cmap_splits_one_byte_codes_and_recovers_through_cids() -> None:
+    data = type0_pdf(one_byte_cmap=True)
+    info, codes, bad = only_font(data)
+    assert info.encoding == "Custom-H" and set(codes) <= set(TEXT.encode())
+    assert (info.status, info.route, bad) == (FontStatus.RECOVERABLE, "cmap", len(TEXT))
+    assert "".join(info.recover(c) or "?" for c in info.split_codes(shown(data))) == TEXT
 
 
 def test_non_embedded_identity_font_is_severed() -> None:
