@@ -545,6 +545,11 @@ def test_importing_the_factory_is_cheap() -> None:
         (lambda: generate("scrambled", "a 1"), "at least two distinct letters"),
         (lambda: generate("severed", "bell\x07"), "U+0007"),
         (lambda: generate("mixed", families=["mixed"]), "mixed cannot contain mixed"),
+        (lambda: generate("mixed", families="severed"), "non-empty list"),
+        (lambda: generate("blank", art="maybe"), "art must be true or false"),
+        (lambda: generate("mixed-fonts", heading_size=100), "heading_size must be"),
+        (lambda: generate("severed", size="big"), "size must be"),
+        (lambda: generate("severed", 42), "text must be a string"),
         (lambda: generate("severed", "x", font="/nonexistent/font.ttf"), "font file not found"),
     ],
 )

@@ -37,6 +37,23 @@ ORDER_NOTES = {
 }
 
 
+def _flag(name: str, value: object) -> bool:
+    """A yes/no option; the command line passes words, so 'false' and 'no' mean False."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("true", "yes", "on", "false", "no", "off"):
+        return value.lower() in ("true", "yes", "on")
+    raise UsageError(f"{name} must be true or false, not {value!r}")
+
+
+def _size(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 4 <= value <= 72:
+        raise UsageError(f"{name} must be a number of points from 4 to 72, not {value!r}")
+    return float(value)
+
+
 def _choice(name: str, value: object, choices: Sequence[str]) -> str:
     if value not in choices:
         raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
@@ -60,8 +77,7 @@ def prepare(
 ) -> Prepared:
     body = normalise(default_text(lang) if text is None else text)
     parts = split_pages(body, pages)
-    if not isinstance(size, (int, float)) or isinstance(size, bool) or not 4 <= size <= 72:
-        raise UsageError(f"size must be a number of points from 4 to 72, not {size!r}")
+    _size("size", size)
     src = fontprep.load_font(font, bold=bold)
     shown = "\n".join(parts)
     src.require(shown)
@@ -366,6 +382,7 @@ def blank(
     import pikepdf
 
     del font, size
+    art = _flag("art", art)
     parts = split_pages(normalise(text), pages) if text is not None else [""] * (pages or 1)
     if pages is None and text is not None:
         parts = [""] * len(parts)
@@ -447,6 +464,7 @@ def mixed_fonts(
 
     The heading is the first line of the text unless given.
     """
+    _size("heading_size", heading_size)
     body_text = normalise(default_text(lang) if text is None else text)
     if heading is None:
         first, _, rest = body_text.partition("\n")
