@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 MIN_IMAGE_COVERAGE = 0.02
 #: Characters kept as a page's sample in the report.
 SAMPLE_LIMIT = 400
+#: Font routes through which the file itself declares a map (ToUnicode, encodings, glyph names).
+DECLARED_ROUTES = frozenset({"tounicode", "encoding", "agl", "null", "collection"})
+#: Characters of a page the language rung reads: enough to judge, bounded so long pages stay cheap.
+LANGUAGE_SAMPLE = 3000
 #: Below this many non-space characters, reader signals are too few to judge a page.
 MIN_SIGNAL_CHARS = 4
 
@@ -159,7 +163,7 @@ def _font_reports(content: PageContent) -> Iterator[FontReport]:
             status=FontStatus(info.status),
             glyphs=use.glyphs,
             unmapped=use.bad_glyphs,
-            problem=info.problem if use.bad_glyphs or info.status is not FontStatus.USABLE else None,
+            problem=info.problem if use.bad_glyphs or info.status.is_bad else None,
         )
 
 
@@ -207,25 +211,37 @@ def _static(
         # Below the threshold the page stands; its font reports still name the bad font.
         return None
     wrong = sum(f.unmapped for f in bad if f.status is FontStatus.WRONG)
-    verdict = Verdict.GARBLED if wrong * 2 > content.bad_glyphs else Verdict.UNDECODABLE
-    decided = _Decision(verdict, (*evidence, summary), "fonts")
-    if verdict is Verdict.UNDECODABLE:
-        decided = _with_offset_hint(decided, text.text)
-    return decided
+    if wrong * 2 > content.bad_glyphs:
+        return _Decision(Verdict.GARBLED, (*evidence, summary), "fonts")
+    return _undecodable_or_shifted(bad, (*evidence, summary), text.text)
 
 
-def _with_offset_hint(decision: _Decision, text: str) -> _Decision:
-    """Glyph ids that happen to form a constant offset stay undecodable, but say so."""
+def _undecodable_or_shifted(
+    bad: list[FontReport], evidence: tuple[str, ...], text: str
+) -> _Decision:
+    """A declared map that is off by one offset is `shifted`; no map at all stays `undecodable`.
+
+    Glyph ids that happen to form a constant offset (a severed Identity font
+    built in the Macintosh glyph order) are still undecodable: the file
+    declares nothing, the offset is a coincidence of the font's glyph order.
+    The hint is kept in the evidence, since repair can use it.
+    """
     from .textrepair import find_shift
 
     shift = find_shift(text)
     if shift is None:
-        return decision
+        return _Decision(Verdict.UNDECODABLE, evidence, "fonts")
+    repaired = shift.text[:SAMPLE_LIMIT]
+    if all(f.route in DECLARED_ROUTES for f in bad):
+        return _Decision(
+            Verdict.SHIFTED,
+            (*evidence, f"the declared map reads as language once shifted by {shift.describe()}",
+             f"repaired sample: {shift.text[:60]!r}"),
+            "shift", offset=shift.offset, repaired_sample=repaired,
+        )
     hint = f"the codes read as text shifted by {shift.describe()}: {shift.text[:60]!r}"
-    return _Decision(
-        decision.verdict, (*decision.evidence, hint), decision.decided_by,
-        offset=shift.offset, repaired_sample=shift.text[:SAMPLE_LIMIT],
-    )
+    return _Decision(Verdict.UNDECODABLE, (*evidence, hint), "fonts", offset=shift.offset,
+                     repaired_sample=repaired)
 
 
 def _bad_font_lines(fonts: tuple[FontReport, ...]) -> list[str]:
@@ -269,7 +285,7 @@ def _language(
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
-    verdict = judge(text, model=model, lang=settings.lang)
+    verdict = judge(language_sample(text), model=model, lang=settings.lang)
     if verdict.passes is None or verdict.passes:
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
         evidence = readable.evidence + ((detail,) if detail else ())
@@ -288,6 +304,21 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+def language_sample(text: str, limit: int = LANGUAGE_SAMPLE) -> str:
+    """Up to `limit` characters from the start, middle and end of a long page, cut at spaces."""
+    if len(text) <= limit:
+        return text
+    third = limit // 3
+    middle = len(text) // 2 - third // 2
+    parts = (text[:third], text[middle:middle + third], text[-third:])
+    return "\n".join(_trim_to_words(p) for p in parts)
+
+
+def _trim_to_words(part: str) -> str:
+    first, last = part.find(" "), part.rfind(" ")
+    return part[first + 1:last] if 0 <= first < last else part
 
 
 def _load_model(settings: CheckSettings) -> LetterPairModel | None:

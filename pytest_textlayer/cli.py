@@ -66,7 +66,8 @@ def _add_check(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="check N files in parallel (default 1)")
-    p.add_argument("-v", "--verbose", action="store_true", help="show every page, not only bad ones")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="show every page, not only bad ones")
     _add_check_settings(p)
 
 
@@ -294,8 +295,9 @@ def run_generate(args: argparse.Namespace) -> int:
     from . import generators
 
     if args.list:
-        for name, description in generators.describe_families().items():
-            print(f"{name:22} {description}")
+        for name, family in generators.FAMILIES.items():
+            names = ", ".join(family.options)
+            print(f"{name:22} {family.description}" + (f" [options: {names}]" if names else ""))
         return int(ExitCode.OK)
     if args.corpus:
         if args.family or args.output:
@@ -319,7 +321,7 @@ def run_fit(args: argparse.Namespace) -> int:
     from .classify import classify_or_raise
     from .langmodel import fit
 
-    texts = []
+    texts: list[str] = []
     for path in find_pdfs(args.pdfs):
         report = classify_or_raise(path)
         texts.extend(p.sample for p in report.pages if p.verdict is Verdict.READABLE)
