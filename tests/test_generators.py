@@ -248,6 +248,41 @@ def test_mac_standard_shift_is_29_for_ascii_in_every_language(built: dict[str, F
                 assert ord(shown) - ord(got) == 29
 
 
+def pdfium_unmapped(pdf: bytes) -> list[int]:
+    """Per page, the characters PDFium itself flags as having no Unicode map."""
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        counts = []
+        for i in range(len(doc)):
+            textpage = doc[i].get_textpage()
+            counts.append(sum(
+                bool(raw.FPDFText_HasUnicodeMapError(textpage.raw, k))
+                for k in range(textpage.count_chars())
+            ))
+        return counts
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS)
+def test_pdfium_flags_exactly_the_glyphs_without_a_route(
+    name: str, options: dict[str, Any], built: dict[str, Fixture]
+) -> None:
+    """PDFium's own unmapped-character signal counts the glyphs the truth calls route-less.
+
+    A ToUnicode that leads to the wrong characters (shifted, PUA, scrambled,
+    collapsed, a wrong OCR layer) is still a map: PDFium flags nothing there.
+    """
+    fx = built[key(name, options)]
+    for flagged, truth in zip(pdfium_unmapped(fx.pdf), fx.pages, strict=True):
+        no_route = name in NO_UNICODE or name == "mixed-fonts" or (
+            name == "mixed" and "Identity-H, no ToUnicode" in truth.notes
+        )
+        assert flagged == (truth.bad_glyphs if no_route else 0)
+
+
 # rendering and fonts -------------------------------------------------------------------------
 
 def render(pdf: bytes, page: int = 0, dpi: int = 40) -> Any:
