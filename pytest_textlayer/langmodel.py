@@ -71,6 +71,9 @@ RARE_SHARE = 2e-5
 MAX_UNKNOWN_SHARE = 0.3
 #: Share of letter pairs that may join two alphabets (μm, وPython) before a text is a mix-up.
 MAX_MIXED_SHARE = 0.03
+#: With more candidate languages than this, they are first ranked on the most frequent pairs.
+PREFILTER_KEEP = 6
+PREFILTER_PAIRS = 80
 #: Add-one smoothing constant.
 ALPHA = 1.0
 
@@ -118,8 +121,14 @@ def script_of(symbol: str) -> str:
 
 def group_of(symbol: str) -> str:
     """The writing system a symbol is judged in (Han and kana together)."""
-    script = script_of(symbol)
-    return _GROUP.get(script, script)
+    group = _GROUP_OF.get(symbol)
+    if group is None:
+        script = script_of(symbol)
+        group = _GROUP_OF[symbol] = _GROUP.get(script, script)
+    return group
+
+
+_GROUP_OF: dict[str, str] = {}
 
 
 def unseen_class(script: str) -> str:
@@ -332,7 +341,7 @@ class LanguageModel:
 
     def total(self, keys: Iterable[str], counts: Iterable[int]) -> float:
         """Sum of count × log-probability over pair keys (fast path for scoring)."""
-        return math.fsum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
+        return sum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
 
     def score_counts(self, counts: Mapping[str, int]) -> float:
         n = sum(counts.values())
@@ -539,16 +548,22 @@ _NUMBER_RE = re.compile(
 _ODD_IN_WORD = re.compile(r"(?<=a)s+(?=a)")
 
 
+#: Whitespace-separated tokens with a digit and no letter.
+_DIGIT_TOKEN = re.compile(r"(?<!\S)[^\s\w]*\d[^\s]*")
+
+
 def _odd_numbers(text: str) -> tuple[int, int]:
     """(characters in digit tokens that are not numbers, characters in digit tokens)."""
     odd = total = 0
-    for token in text.split():
-        if not any(c.isdigit() for c in token) or any(c.isalpha() for c in token):
-            continue
-        total += len(token)
-        if not _NUMBER_RE.match(token):
-            odd += len(token)
+    for token in _DIGIT_TOKEN.findall(text):
+        if not _HAS_LETTER.search(token):
+            total += len(token)
+            if not _NUMBER_RE.match(token):
+                odd += len(token)
     return odd, total
+
+
+_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 _MODEL_CACHE: dict[str, LetterPairModel] = {}
@@ -588,6 +603,7 @@ def install_han_fold(classes: Iterable[str]) -> None:
         _SYMBOLS.clear()
         _KINDS.clear()
         _SEEN.clear()
+        _GROUP_OF.clear()
         script_of.cache_clear()
 
 
@@ -615,14 +631,16 @@ def _lang_matches(model_lang: str, wanted: str) -> bool:
     return False
 
 
-def _group_pairs(counts: Counter[str]) -> tuple[dict[str, Counter[str]], int]:
+def _group_pairs(counts: Counter[str]) -> tuple[dict[str, dict[str, int]], int]:
     """Split pair counts by writing system; returns (per group, pairs joining two alphabets)."""
-    groups: dict[str, Counter[str]] = {}
+    groups: dict[str, dict[str, int]] = {}
     dropped = greek_mixed = 0
+    group = _GROUP_OF
     for key, n in counts.items():
-        a, b = key[0], key[1]
-        ga = None if a == BOUNDARY else group_of(a)
-        gb = None if b == BOUNDARY else group_of(b)
+        a = key[0]
+        b = key[1]
+        ga = None if a == BOUNDARY else (group.get(a) or group_of(a))
+        gb = None if b == BOUNDARY else (group.get(b) or group_of(b))
         if ga is not None and gb is not None and ga != gb:
             # Latin next to Han in Japanese is a boundary; two alphabets inside one word are
             # counted, and judged by their share (μm is fine, a page of them is not)
@@ -634,10 +652,13 @@ def _group_pairs(counts: Counter[str]) -> tuple[dict[str, Counter[str]], int]:
         g = ga or gb
         if g is None:
             continue
-        groups.setdefault(g, Counter())[key] = n
+        bucket = groups.get(g)
+        if bucket is None:
+            bucket = groups[g] = {}
+        bucket[key] = n
     # Greek letters are also symbols of Latin-script science (5 μm, Δx): they count as a
     # mix-up only on pages where Greek is a script of the text, not a few symbols
-    greek = sum(n for k, n in groups.get("GREEK", Counter()).items() if k[0] != BOUNDARY)
+    greek = sum(n for k, n in groups.get("GREEK", {}).items() if k[0] != BOUNDARY)
     letters = sum(n for c in groups.values() for k, n in c.items() if k[0] != BOUNDARY)
     if greek >= 0.2 * max(letters, 1):
         dropped += greek_mixed
@@ -736,6 +757,15 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
             continue
         keys = list(gcounts.keys())
         vals = list(gcounts.values())
+        if len(candidates) > PREFILTER_KEEP and len(keys) > PREFILTER_PAIRS:
+            # rank the languages on the most frequent pairs, score the best few on all of them
+            top = sorted(gcounts.items(), key=operator.itemgetter(1), reverse=True)
+            head_keys = [k for k, _v in top[:PREFILTER_PAIRS]]
+            head_vals = [v for _k, v in top[:PREFILTER_PAIRS]]
+            head_n = sum(head_vals)
+            ranked = sorted(candidates, key=lambda lm: lm.threshold - lm.total(
+                head_keys, head_vals) / head_n)
+            candidates = tuple(ranked[:PREFILTER_KEEP])
         scored = [(lm.total(keys, vals) / n, lm) for lm in candidates]
         accepted = [x for x in scored if x[0] >= x[1].threshold]
         if accepted:  # the most likely language among those that accept the text
