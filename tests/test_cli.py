@@ -1,0 +1,147 @@
+"""`textlayer check` and friends: exit codes, JSON shape, per-file errors, parallel runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.cli import main
+from pytest_textlayer.generators import generate
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("cli")
+    (root / "sub").mkdir()
+    made = {
+        "good": generate("readable").write(root / "good.pdf"),
+        "severed": generate("severed", "UNITED STATES DISTRICT COURT").write(root / "sub" / "sev.pdf"),
+        "shifted": generate("shifted").write(root / "shifted.pdf"),
+    }
+    (root / "notes.pdf").write_text("this is not a PDF")
+    made["notapdf"] = root / "notes.pdf"
+    truncated = made["good"].read_bytes()
+    (root / "truncated.pdf").write_bytes(truncated[: len(truncated) // 3])
+    made["truncated"] = root / "truncated.pdf"
+    return {k: Path(v) for k, v in made.items()}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(["check", "--json", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def test_good_file_exits_0(pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", str(pdfs["good"])])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "PDF text layer is readable" in out
+    assert "1 document(s), 1 page(s): 1 readable" in out
+
+
+def test_severed_file_exits_1_with_the_story(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", str(pdfs["severed"])])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith(f"PDF text layer is not readable: {pdfs['severed']}")
+    assert "page 1: undecodable — font " in out
+    assert "Identity-H" in out
+    assert "81,7(" in out
+    assert f"next: textlayer repair {pdfs['severed']} -o fixed.pdf" in out
+
+
+def test_json_shape_follows_the_contract(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = run_json(capsys, str(pdfs["severed"]), str(pdfs["shifted"]))
+    assert code == 1
+    first, second = data["documents"]
+    assert first["path"] == str(pdfs["severed"]) and first["ok"] is False and first["error"] is None
+    page = first["pages"][0]
+    assert page["number"] == 1 and page["verdict"] == "undecodable" and page["ok"] is False
+    assert page["glyphs"] > 0 and page["unmapped_glyphs"] == page["glyphs"]
+    assert page["fonts"][0]["route"] == "severed"
+    assert any("no ToUnicode" in line for line in page["evidence"])
+    shifted = second["pages"][0]
+    assert shifted["verdict"] == "shifted"
+    assert shifted["offset"] is not None
+
+
+def test_unreadable_files_are_reported_per_file_and_exit_2(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = run_json(capsys, str(pdfs["notapdf"]), str(pdfs["good"]), str(pdfs["truncated"]))
+    assert code == 2
+    bad, good, truncated = data["documents"]
+    assert bad["pages"] == [] and "not a PDF" in bad["error"]
+    assert good["ok"] is True and good["pages"][0]["verdict"] == "readable"
+    assert truncated["pages"] == [] and truncated["error"]
+    assert "\n" not in truncated["error"]
+
+
+def test_directories_are_searched(pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, str(pdfs["severed"].parent))
+    assert [d["path"] for d in data["documents"]] == [str(pdfs["severed"])]
+    assert code == 1
+
+
+def test_allow_makes_a_verdict_ok(pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "--allow", "undecodable", str(pdfs["severed"]))
+    assert code == 0 and data["documents"][0]["pages"][0]["ok"] is True
+
+
+def test_parallel_jobs_keep_the_order(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [str(pdfs[k]) for k in ("good", "severed", "shifted", "notapdf")]
+    code, data = run_json(capsys, "-j", "2", *paths)
+    assert [d["path"] for d in data["documents"]] == paths
+    assert code == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check"], "the following arguments are required"),
+        (["check", "--allow", "fine", "x.pdf"], "unknown verdict 'fine'"),
+        (["check", "--max-bad-glyphs", "2", "x.pdf"], "between 0 and 1"),
+        (["check", "--pages", "0", "x.pdf"], "page numbers start at 1"),
+        (["check", "-j", "0", "x.pdf"], "--jobs must be at least 1"),
+        (["generate", "nosuchfamily", "-o", "x.pdf"], "nosuchfamily"),
+        ([], ""),
+    ],
+)
+def test_usage_errors_exit_2_in_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err
+
+
+def test_generate_writes_pdf_and_truth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sev.pdf"
+    assert main(["generate", "severed", "-o", str(out), "--text", "Filter cartridge",
+                 "--option", "order=first-use"]) == 0
+    truth = json.loads(out.with_suffix(".json").read_text())
+    assert out.read_bytes().startswith(b"%PDF-")
+    assert "Filter cartridge" in json.dumps(truth)
+
+
+def test_console_script_runs(pdfs: dict[str, Path]) -> None:
+    """One real run of the installed entry point, as users call it."""
+    exe = Path(sys.executable).with_name("textlayer")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "pytest_textlayer"]
+    done = subprocess.run([*cmd, "check", "--json", str(pdfs["severed"])], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["documents"][0]["pages"][0]["verdict"] == "undecodable"
+    assert done.stderr == ""
