@@ -20,7 +20,9 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (root / "sub").mkdir()
     made = {
         "good": generate("readable").write(root / "good.pdf"),
-        "severed": generate("severed", "UNITED STATES DISTRICT COURT").write(root / "sub" / "sev.pdf"),
+        "severed": generate("severed", "UNITED STATES DISTRICT COURT").write(
+            root / "sub" / "sev.pdf"
+        ),
         "shifted": generate("shifted").write(root / "shifted.pdf"),
     }
     (root / "notes.pdf").write_text("this is not a PDF")
@@ -87,13 +89,17 @@ def test_unreadable_files_are_reported_per_file_and_exit_2(
     assert "\n" not in truncated["error"]
 
 
-def test_directories_are_searched(pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_directories_are_searched(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     code, data = run_json(capsys, str(pdfs["severed"].parent))
     assert [d["path"] for d in data["documents"]] == [str(pdfs["severed"])]
     assert code == 1
 
 
-def test_allow_makes_a_verdict_ok(pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_allow_makes_a_verdict_ok(
+    pdfs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     code, data = run_json(capsys, "--allow", "undecodable", str(pdfs["severed"]))
     assert code == 0 and data["documents"][0]["pages"][0]["ok"] is True
 
