@@ -320,11 +320,15 @@ def run_generate(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     from .classify import classify_or_raise
     from .langmodel import fit
+    from .readers import pdfium_text_of
+    from .source import read_source
 
     texts: list[str] = []
     for path in find_pdfs(args.pdfs):
-        report = classify_or_raise(path)
-        texts.extend(p.sample for p in report.pages if p.verdict is Verdict.READABLE)
+        source = read_source(path)
+        report = classify_or_raise(source.data, name=source.name)
+        pages = pdfium_text_of(source.data)
+        texts.extend(pages[p.number - 1] for p in report.pages if p.verdict is Verdict.READABLE)
     try:
         model = fit(texts, margin=args.margin)
     except ValueError as exc:
