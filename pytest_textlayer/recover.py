@@ -404,19 +404,30 @@ def _differences(font: Any) -> dict[int, str]:
     return out
 
 
+#: Differences names that only number a glyph: g12, gid00043, glyph45, index45, cid123.
+_INDEX_NAME = re.compile(r"(?:g|gid|glyph|index|cid)0*(\d+)")
+
+
 def _simple_truetype_glyph(tt: Any, code: int, diffs: Mapping[int, str]) -> str | None:
-    """Glyph name for ``code`` of a simple TrueType font, the way viewers look it up."""
+    """Glyph name for ``code`` of a simple TrueType font, the way viewers look it up.
+
+    A /Differences name the font does not know but which numbers a glyph
+    (``g12``) is read as that glyph id, as pdf.js does; the program's own
+    cmap or post table then says what the glyph is.
+    """
     order = tt.getGlyphOrder()
     name = diffs.get(code)
     if name and name in tt.getReverseGlyphMap():
         return name
+    match = _INDEX_NAME.fullmatch(name) if name else None
+    if match and 0 < int(match.group(1)) < len(order):
+        return str(order[int(match.group(1))])
     if "cmap" in tt:
         for pid, eid, probe in ((3, 0, 0xF000 + code), (3, 0, code), (1, 0, code)):
             table = tt["cmap"].getcmap(pid, eid)
             if table is not None and probe in table.cmap:
                 return str(table.cmap[probe])
     # A subset written with codes = glyph ids (some Word exports): no table says so, so no guess.
-    del order
     return None
 
 
@@ -527,11 +538,23 @@ def mac_standard_map(usage: FontUsage) -> dict[int, str]:
     return out
 
 
-def offset_map(usage: FontUsage, offset: int) -> dict[int, str]:
-    """code -> chr(glyph id + offset), for glyph ids that land on usable characters."""
+def offset_map(
+    usage: FontUsage, offset: int, base: Mapping[int, str] | None = None
+) -> dict[int, str]:
+    """code -> chr(glyph id + offset), for glyph ids that land on usable characters.
+
+    With ``base`` (the text the font's own route gives, one character per
+    code), the offset moves those characters instead: a ToUnicode whose
+    destinations were all shifted.
+    """
     out: dict[int, str] = {}
-    for code, gid in _gid_codes(usage).items():
-        cp = gid + offset
+    if base is None:
+        numbers = _gid_codes(usage)
+    else:
+        drawn = usage.codes()
+        numbers = {c: ord(t) for c, t in base.items() if len(t) == 1 and c in drawn}
+    for code, number in numbers.items():
+        cp = number + offset
         if 0x20 <= cp < 0x110000:
             ch = chr(cp)
             if usable_text(ch) and not 0xD800 <= cp <= 0xDFFF:
@@ -582,21 +605,25 @@ VERIFY_CHARS = 20000
 
 
 def order_hypotheses(
-    usage: FontUsage, model: Any = None, lang: str | None = None
+    usage: FontUsage,
+    model: Any = None,
+    lang: str | None = None,
+    base: Mapping[int, str] | None = None,
 ) -> list[Hypothesis]:
     """Mac-standard and constant-offset maps for a font, best margin first.
 
-    Only hypotheses covering most of the drawn glyphs are judged, by the
-    letter-pair model (:func:`.langmodel.judge`) on the font's text across
-    the whole document.
+    Without ``base`` the codes are read as glyph ids; with it, the
+    characters ``base`` gives are shifted. Only hypotheses covering most of
+    the drawn glyphs are judged, by the letter-pair model
+    (:func:`.langmodel.judge`) on the font's text across the whole document.
     """
     from . import langmodel
 
     glyphs = usage.glyphs
-    candidates: list[tuple[str, int | None, dict[int, str]]] = [
-        ("mac-standard", None, mac_standard_map(usage))
-    ]
-    candidates += [("offset", k, offset_map(usage, k)) for k in OFFSET_WINDOW if k != 0]
+    candidates: list[tuple[str, int | None, dict[int, str]]] = []
+    if base is None:
+        candidates.append(("mac-standard", None, mac_standard_map(usage)))
+    candidates += [("offset", k, offset_map(usage, k, base)) for k in OFFSET_WINDOW if k != 0]
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
         if not glyphs or coverage(usage, mapping) < MIN_ORDER_COVERAGE * glyphs:
@@ -661,7 +688,12 @@ def _disagree(usage: FontUsage, a: Mapping[int, str], b: Mapping[int, str]) -> f
     return sum(n for c, n in counts.items() if a.get(c) != b.get(c)) / total if total else 0.0
 
 
-def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> Recovery | None:
+def from_order(
+    usage: FontUsage,
+    model: Any = None,
+    lang: str | None = None,
+    base: Mapping[int, str] | None = None,
+) -> Recovery | None:
     """Source b: the best order hypothesis, when the model accepts it and nothing rivals it.
 
     A hypothesis is only believed when it stands out: if another one that
@@ -669,7 +701,9 @@ def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> 
     codes are not identifiable from their order (letter soup passes the
     model under many offsets) and the font is left to OCR.
     """
-    hyps = [h for h in order_hypotheses(usage, model, lang) if h.passes and h.margin >= MIN_MARGIN]
+    hyps = [
+        h for h in order_hypotheses(usage, model, lang, base) if h.passes and h.margin >= MIN_MARGIN
+    ]
     if not hyps:
         return None
     best = hyps[0]
@@ -679,10 +713,16 @@ def from_order(usage: FontUsage, model: Any = None, lang: str | None = None) -> 
     rivals = [h for h in hyps if h is not best and _disagree(usage, h.mapping, best.mapping) > 0.2]
     if rivals and max(h.margin for h in rivals) > best.margin - MIN_LEAD:
         return None
+    mapping = best.mapping
     if best.source == "mac-standard":
         detail = "glyph ids read through the Macintosh standard order"
+    elif base is None:
+        # A glyph-id offset says where ASCII sits in the font; past ASCII it is a coincidence.
+        mapping = {c: t for c, t in mapping.items() if " " <= t <= "~"}
+        detail = f"glyph ids shifted by {best.offset:+d} (ASCII only)"
     else:
-        detail = f"glyph ids shifted by {best.offset:+d}"
+        detail = f"ToUnicode values shifted back by {best.offset:+d}"
+    best = Hypothesis(best.source, best.offset, mapping, best.margin, best.passes)
     return Recovery(
         best.mapping,
         best.source,
@@ -700,6 +740,46 @@ MIN_VOTES = 2
 MIN_AGREEMENT = 0.7
 #: A code drawn once in the whole document is believed on one vote only above this confidence.
 SINGLE_VOTE_CONF = 90.0
+
+
+def pdfium_font_name(name: str) -> str:
+    """A font name as both sides can compare it: no subset tag (PDFium drops it for some
+    fonts), empty for an unnamed font."""
+    if name == "(unnamed)":
+        return ""
+    return re.sub(r"^[A-Z]{6}\+", "", name)
+
+
+@dataclass
+class _Char:
+    """One character as PDFium reports it, in pixels."""
+
+    unicode: int
+    box: tuple[float, float, float, float]
+    blank: bool
+    error: bool
+    origin: tuple[float, float]
+
+
+def _cells(chars: list[_Char]) -> list[_Char]:
+    """Narrow boxes that overlap their neighbours to the advance between origins.
+
+    PDFium boxes a Type3 glyph (and a glyph of a font with a bad bounding
+    box) with the whole font box, so neighbours overlap and a box holds
+    several recognised letters. The advance from one origin to the next on
+    the same line is then the glyph's own cell.
+    """
+    out = list(chars)
+    for i, ch in enumerate(chars[:-1]):
+        nxt = chars[i + 1]
+        x0, y0, x1, y1 = ch.box
+        same_line = abs(nxt.origin[1] - ch.origin[1]) < 0.2 * max(1.0, y1 - y0)
+        advance = nxt.origin[0] - ch.origin[0]
+        if same_line and advance > 0 and (x1 - x0) > 1.5 * advance:
+            out[i] = _Char(
+                ch.unicode, (ch.origin[0], y0, nxt.origin[0], y1), False, ch.error, ch.origin
+            )
+    return out
 
 
 @dataclass
@@ -724,7 +804,7 @@ def _pdfium_glyphs(
 
     textpage = page.get_textpage()
     left, bottom, _, top = page.get_cropbox()
-    per_font: dict[str, list[tuple[int, tuple[float, float, float, float], bool, bool]]] = {}
+    per_font: dict[str, list[_Char]] = {}
     buf = ctypes.create_string_buffer(512)
     for i in range(raw.FPDFText_CountChars(textpage)):
         if raw.FPDFText_IsGenerated(textpage, i):
@@ -734,7 +814,7 @@ def _pdfium_glyphs(
         if not font:
             continue
         size = raw.FPDFFont_GetBaseFontName(font, buf, len(buf))
-        name = buf.value.decode("latin-1") if size else ""
+        name = pdfium_font_name(buf.value.decode("latin-1") if size else "")
         if name not in names:
             continue
         lft, rgt, bot, tp = (ctypes.c_double() for _ in range(4))
@@ -746,18 +826,22 @@ def _pdfium_glyphs(
             (top - bot.value) * scale,
         )
         blank = (tp.value - bot.value) < 0.1 or (rgt.value - lft.value) < 0.1
+        ox, oy = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         per_font.setdefault(name, []).append(
-            (
+            _Char(
                 raw.FPDFText_GetUnicode(textpage, i),
                 box,
                 blank,
                 bool(raw.FPDFText_HasUnicodeMapError(textpage, i)),
+                ((ox.value - left) * scale, (top - oy.value) * scale),
             )
         )
     textpage.close()
     out: dict[tuple[int, int], list[_Glyph]] = {}
-    for name, chars in per_font.items():
+    for name, found in per_font.items():
         usage = names[name]
+        chars = [(c.unicode, c.box, c.blank, c.error) for c in _cells(found)]
         codes = [c for run in usage.pages.get(page_index, []) for c in run]
         if len(codes) == len(chars):
             out[usage.key] = [
@@ -767,6 +851,29 @@ def _pdfium_glyphs(
         elif all(err for *_, err in chars):
             out[usage.key] = [_Glyph(u, box, blank) for u, box, blank, _ in chars]
     return out
+
+
+#: A glyph cell whose darkest pixel is lighter than this (0 black, 255 white) draws nothing.
+INKLESS = 200
+
+
+def _mark_inkless(items: list[_Glyph], image: Any) -> None:
+    """Glyphs whose cell on the render holds no ink are spaces, whatever their box says.
+
+    PDFium boxes a Type3 space with the whole font box; the render shows the truth.
+    """
+    width, height = image.size
+    for glyph in items:
+        if glyph.blank:
+            continue
+        x0, y0, x1, y1 = (int(round(v)) for v in glyph.box)
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(width, x1), min(height, y1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        darkest, _ = image.crop((x0, y0, x1, y1)).getextrema()
+        if darkest > INKLESS:
+            glyph.blank = True
 
 
 def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
@@ -810,30 +917,62 @@ def read_glyphs(
 ) -> Iterator[tuple[_Glyph, tuple[str, float]]]:
     """Pair glyphs with what Tesseract read there.
 
-    A word of glyphs that overlaps one recognised word with as many
-    characters is paired letter by letter: Tesseract's word text is far more
-    reliable than its character boxes. Other glyphs fall back to the
-    characters found inside their own box. Blank glyphs read as a space.
+    Tesseract's word text is far more reliable than its character boxes, so
+    pairing goes by word first: either a word of glyphs (between blank
+    glyphs) that overlaps one recognised word, or the inked glyphs whose
+    centres fall inside one recognised word's box; when the counts agree,
+    letters pair in order. Other glyphs fall back to the characters inside
+    their own box, or read as a space when they sit in the gap between two
+    words. Blank glyphs read as a space.
     """
     words: dict[int, list[Any]] = {}
     for ch in chars:
         words.setdefault(ch.word, []).append(ch)
     boxes = {w: _union(c.box for c in cs) for w, cs in words.items()}
+    done: set[int] = set()
     for glyph in items:
         if glyph.blank:
+            done.add(id(glyph))
             yield glyph, (" ", 100.0)
+    pairs: list[tuple[list[_Glyph], list[Any]]] = []
     for word in _glyph_words(items):
         box = _union(g.box for g in word)
         best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
         if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
-            ocr_word = sorted(words[best], key=lambda c: c.box[0])
-            for glyph, ch in zip(word, ocr_word, strict=True):
-                yield glyph, (ch.text, ch.conf)
+            pairs.append((word, words[best]))
+    for w, box in boxes.items():
+        inside = [
+            g
+            for g in items
+            if not g.blank
+            and box[0] <= (g.box[0] + g.box[2]) / 2 <= box[2]
+            and g.box[1] <= (box[1] + box[3]) / 2 <= g.box[3]
+        ]
+        if inside and len(inside) == len(words[w]):
+            pairs.append((sorted(inside, key=lambda g: g.box[0]), words[w]))
+    for word, found in pairs:
+        if any(id(g) in done for g in word):
             continue
-        for glyph in word:
-            got = _reading(glyph, chars)
+        for glyph, ch in zip(word, sorted(found, key=lambda c: c.box[0]), strict=True):
+            done.add(id(glyph))
+            yield glyph, (ch.text, ch.conf)
+    for glyph in items:
+        if id(glyph) not in done:
+            got = _reading(glyph, chars) or _gap(glyph, boxes)
             if got is not None:
                 yield glyph, got
+
+
+def _gap(
+    glyph: _Glyph, words: Mapping[int, tuple[float, float, float, float]]
+) -> tuple[str, float] | None:
+    """A glyph where OCR saw nothing, between two recognised words of one line: a space."""
+    x0, y0, x1, y1 = glyph.box
+    cx = (x0 + x1) / 2
+    line = [b for b in words.values() if y0 <= (b[1] + b[3]) / 2 <= y1]
+    left = any(b[2] <= cx and b[2] >= x0 - (x1 - x0) for b in line)
+    right = any(b[0] >= cx and b[0] <= x1 + (x1 - x0) for b in line)
+    return (" ", 80.0) if left and right else None
 
 
 def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
@@ -841,12 +980,13 @@ def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
     if glyph.blank:
         return " ", 100.0
     x0, y0, x1, y1 = glyph.box
-    pad = 0.15 * max(x1 - x0, y1 - y0)
+    padx, pady = 0.15 * (x1 - x0) + 1, 0.15 * (y1 - y0) + 1
+    pad = max(padx, pady)
     inside = [
         c
         for c in chars
-        if x0 - pad <= (c.box[0] + c.box[2]) / 2 <= x1 + pad
-        and y0 - pad <= (c.box[1] + c.box[3]) / 2 <= y1 + pad
+        if x0 - padx <= (c.box[0] + c.box[2]) / 2 <= x1 + padx
+        and y0 - pady <= (c.box[1] + c.box[3]) / 2 <= y1 + pady
     ]
     if not inside:
         # A small mark (a period) may be boxed a little off: take the character mostly inside.
@@ -908,7 +1048,8 @@ def from_glyphs(
             dupes: set[str] = set()
             for u in wanted:
                 if index in u.pages:
-                    (dupes.add(u.name) if u.name in names else names.__setitem__(u.name, u))
+                    key = pdfium_font_name(u.name)
+                    (dupes.add(key) if key in names else names.__setitem__(key, u))
             for name in dupes:
                 names.pop(name, None)
             if not names:
@@ -919,9 +1060,10 @@ def from_glyphs(
                 continue
             image = page.render(scale=scale).to_pil().convert("L")
             chars = ocr.recognise(image, lang)
-            for key, items in glyphs.items():
+            for usage_key, items in glyphs.items():
+                _mark_inkless(items, image)
                 for glyph, got in read_glyphs(items, chars):
-                    readings[key].setdefault(glyph.code, []).append(got)
+                    readings[usage_key].setdefault(glyph.code, []).append(got)
     finally:
         doc.close()
     out: dict[tuple[int, int], Recovery] = {}

@@ -220,7 +220,7 @@ def _write_atomically(pdf: Any, dst: Path) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        pdf.save(tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+        pdf.save(tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
         os.replace(tmp, dst)
     except OSError as exc:
         raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
@@ -278,9 +278,8 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
     """Fonts to repair: any with drawn codes lacking a route, and on bad pages any font at all.
 
     A font whose route looks fine but draws on a page the classifier found
-    garbled may carry a scrambled ToUnicode; it is planned with every drawn
-    code open, and only a source that the file itself vouches for (its
-    program tables) may then replace the map (see :func:`_choose`).
+    bad may carry a scrambled or shifted ToUnicode; :func:`_recover` decides
+    whether its codes are opened.
     """
     from . import fonts, recover
 
@@ -292,10 +291,7 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
             info = None
         codes = usage.codes()
         bad = set(codes) if info is None else {c for c in codes if info.is_bad_code(c)}
-        if not bad and bad_pages & set(usage.pages):
-            plans.append(_Plan(usage, info, set(), {}))
-            continue
-        if bad:
+        if bad or bad_pages & set(usage.pages):
             plans.append(_Plan(usage, info, bad))
     return plans
 
@@ -316,24 +312,38 @@ def _spec_text(plan: _Plan) -> dict[int, str]:
     return out
 
 
-def _suspect(plan: _Plan, model: Any, lang: str | None) -> None:
-    """A font on a garbled page with no bad code: replace its map only if its program disagrees.
+def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> None:
+    """Fill the plan's map from the file's own evidence, most certain source first.
 
-    The program's map must read as language where the current one does not.
+    When the font's present text reads as no language on a page the
+    classifier condemned (a scrambled or shifted ToUnicode), every code is
+    open to replacement, but only by a map whose text the model accepts.
+    Otherwise only the codes without a route are filled.
     """
     from . import langmodel, recover
 
-    rec = recover.from_program(plan.usage)
-    if rec is None or rec.coverage < 0.9:
-        return
-    current = _spec_text(plan)
-    if all(current.get(c) == t for c, t in rec.mapping.items()):
-        return
-    now = langmodel.judge(plan.usage.text(current), model, lang=lang)
-    then = langmodel.judge(plan.usage.text(rec.mapping), model, lang=lang)
-    if then.passes and not now.passes:
-        plan.bad = set(rec.mapping)
-        plan.add(rec)
+    usage = plan.usage
+    spec = _spec_text(plan)
+    wrong = False
+    if on_bad_page and spec:
+        wrong = langmodel.judge(usage.text(spec), model, lang=lang).passes is False
+    if wrong:
+        plan.bad = set(usage.codes())
+    program = recover.from_program(usage)
+    if program is not None:
+        merged = {**spec, **program.mapping}
+        if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
+            plan.add(program)
+    if plan.missing():
+        order = recover.from_order(usage, model, lang)
+        if order is not None:
+            plan.add(order)
+    if plan.missing() and wrong and plan.info is not None:
+        drawn = {c: plan.info.to_unicode(c) for c in usage.codes()}
+        base = {c: t for c, t in drawn.items() if t}
+        shifted = recover.from_order(usage, model, lang, base=base)
+        if shifted is not None:
+            plan.add(shifted)
 
 
 def _width(plan: _Plan) -> int:
@@ -469,16 +479,7 @@ def _repair_open(
     plans = _plans(pdf, bad_before)
     notes: list[str] = []
     for plan in plans:
-        if not plan.bad:
-            _suspect(plan, model, model_lang)
-            continue
-        rec = recover.from_program(plan.usage)
-        if rec is not None:
-            plan.add(rec)
-        if plan.missing():
-            rec = recover.from_order(plan.usage, model, model_lang)
-            if rec is not None:
-                plan.add(rec)
+        _recover(plan, model, model_lang, bool(bad_before & set(plan.usage.pages)))
     ocr_desc: str | None = None
     tess_lang: str | None = None
     open_plans = [p for p in plans if p.missing()]
