@@ -1,6 +1,6 @@
 """Static analysis of one PDF font: its route to Unicode, and which of its codes have none.
 
-Follows the taxonomy (docs: /design/taxonomy.md): the specification's three
+Follows the taxonomy (design/taxonomy.md, "How a glyph reaches Unicode"): the specification's three
 routes (a sane ToUnicode, a named encoding or AGL glyph names, a CJK
 collection) make a font *usable*; an embedded ``cmap``/``post``/charset that
 only some readers use makes it *recoverable*; nothing at all makes it
@@ -32,28 +32,8 @@ if TYPE_CHECKING:
 
 #: Orderings whose CIDs the Adobe-<ordering>-UCS2 tables decode (PDF 2.0 adds KR).
 CJK_ORDERINGS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
-STANDARD_14 = frozenset(
-    {
-        "Courier",
-        "Courier-Bold",
-        "Courier-Oblique",
-        "Courier-BoldOblique",
-        "Helvetica",
-        "Helvetica-Bold",
-        "Helvetica-Oblique",
-        "Helvetica-BoldOblique",
-        "Times-Roman",
-        "Times-Bold",
-        "Times-Italic",
-        "Times-BoldItalic",
-        "Symbol",
-        "ZapfDingbats",
-    }
-)
 #: Values that carry no information in a ToUnicode map (veraPDF forbids the first three).
 NULL_VALUES = frozenset("\x00\ufeff\ufffe\ufffd\uffff")
-#: A ToUnicode is judged by its share of bad entries over this many codes at least.
-MIN_ENTRIES_FOR_VERDICT = 1
 
 # Why a code is bad: the status it gives a page, the route name, and the phrase for the evidence.
 REASONS: dict[str, tuple[FontStatus, str, str]] = {
@@ -114,6 +94,8 @@ class FontInfo:
     embedded: bool = False
     #: The kind of embedded program: TrueType, CFF, CIDCFF, Type1, OpenType, or None.
     program: str | None = None
+    #: Glyph names per code of a simple font (encoding plus Differences), for evidence and repair.
+    glyph_names: Mapping[int, str] = field(default_factory=dict, repr=False)
     #: (kind, stream, cidfont) to compute ``recovered`` on first use (Type0 with a ToUnicode).
     lazy_program: Any = field(default=None, repr=False)
 
@@ -197,7 +179,7 @@ class FontInfo:
             problem = f"{phrase} for {drawn}"
         if key == "nonagl":
             names = sorted(
-                {self.unicode.get(c, "") for c in codes if self.why(c) == "nonagl"} - {""}
+                {self.glyph_names.get(c, "") for c in codes if self.why(c) == "nonagl"} - {""}
             )
             if names:
                 problem += f" (e.g. {', '.join(names[:3])})"
@@ -626,7 +608,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             source = "built-in encoding"
         elif not symbolic:
             names.update(encoding_table("StandardEncoding"))
-    elif subtype == "TrueType" and symbolic and not differences and kind is not None:
+    elif subtype == "TrueType" and symbolic and not differences and kind and cmap is None:
+        # Without ToUnicode or encoding only the program can name the glyphs (post names).
         prog = get_program()
         if prog.post_format in (1.0, 2.0) and prog.glyph_names and prog.symbol_cmap:
             gnames = prog.glyph_names
@@ -650,7 +633,6 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         text = name_to_unicode(glyph, zapf)
         if not text:
             bad[code] = "nonagl"
-            unicode[code] = glyph  # keep the name for the evidence; why() says it is bad
             continue
         unicode[code] = text
         if _is_pua(text):
@@ -701,7 +683,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     elif not names:
         why = "symbolic TrueType" if subtype == "TrueType" else f"{subtype} font"
         detail = ""
-        if subtype == "TrueType" and program is not None:
+        if subtype == "TrueType" and program is not None and cmap is None:
             detail = _sfnt_detail(program)
             recovered = _symbolic_cmap_text(program)
             if recovered:
@@ -767,6 +749,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             missing=missing if names else "unmapped",
             embedded=embedded,
             program=kind,
+            glyph_names=names,
         )
     extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
     if extra:
@@ -783,6 +766,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         missing=missing,
         embedded=embedded,
         program=kind,
+        glyph_names=names,
     )
 
 

@@ -353,6 +353,7 @@ def test_reportlab_base14_and_embedded_ttf_are_usable(tmp_path: Path) -> None:
     assert {u.font.status for u in page.fonts} == {FontStatus.USABLE}
     routes = {u.font.name.split("+")[-1]: u.font.route for u in page.fonts}
     assert routes["Helvetica"] == "encoding"
+    assert routes["DejaVuSans"] == "tounicode"  # symbolic TrueType without Encoding, by ToUnicode
 
 
 @pytest.mark.parametrize(
