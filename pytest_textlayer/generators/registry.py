@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import UsageError
-from . import families as fam
+from . import broken, documents
 from .truth import Fixture
 
 
@@ -41,35 +41,35 @@ def _family(name: str, function: Callable[..., Fixture], description: str,
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     f.name: f
     for f in (
-        _family("severed", fam.severed,
+        _family("severed", broken.severed,
                 "Type0 Identity-H, no ToUnicode, TrueType without cmap/post: text lost",
-                *({"order": o} for o in fam.ORDERS)),
-        _family("severed-recoverable", fam.severed_recoverable,
+                *({"order": o} for o in broken.ORDERS)),
+        _family("severed-recoverable", broken.severed_recoverable,
                 "severed for readers, answer kept in the file (cmap, post, or ToUnicode name)",
                 *({"keep": k} for k in ("cmap", "post", "name"))),
-        _family("shifted", fam.shifted,
+        _family("shifted", broken.shifted,
                 "ToUnicode destinations moved by a constant offset (default -29)"),
-        _family("pua", fam.pua, "ToUnicode into the Private Use Area"),
-        _family("scrambled", fam.scrambled, "ToUnicode permuting letters (seeded)"),
-        _family("collapsed", fam.collapsed,
+        _family("pua", broken.pua, "ToUnicode into the Private Use Area"),
+        _family("scrambled", broken.scrambled, "ToUnicode permuting letters (seeded)"),
+        _family("collapsed", broken.collapsed,
                 "ToUnicode mapping every code to one value (one) or to U+FFFD (fffd)",
                 {"to": "one"}, {"to": "fffd"}),
-        _family("type3-unnamed", fam.type3_unnamed,
+        _family("type3-unnamed", broken.type3_unnamed,
                 "Type3 font with glyph names g1, g2..., no ToUnicode"),
-        _family("symbolic-truetype", fam.symbolic_truetype,
+        _family("symbolic-truetype", broken.symbolic_truetype,
                 "symbolic TrueType, post format 3, only a (3,0) cmap, no ToUnicode"),
-        _family("differences-unnamed", fam.differences_unnamed,
+        _family("differences-unnamed", broken.differences_unnamed,
                 "simple TrueType with /Differences names gNN, no ToUnicode"),
-        _family("image-only", fam.image_only, "a raster image of the text, no text layer"),
-        _family("image-with-ocr-layer", fam.image_with_ocr_layer,
+        _family("image-only", documents.image_only, "a raster image of the text, no text layer"),
+        _family("image-with-ocr-layer", documents.image_with_ocr_layer,
                 "an image plus an invisible text layer, right or wrong",
                 {"layer": "right"}, {"layer": "wrong"}),
-        _family("readable", fam.readable,
+        _family("readable", documents.readable,
                 "sound controls: reportlab TTF, reportlab base-14, Type0 with ToUnicode",
-                *({"producer": p} for p in fam.PRODUCERS)),
-        _family("blank", fam.blank, "no text and no image (vector art only)"),
-        _family("mixed", fam.mixed, "pages of several families in one document"),
-        _family("mixed-fonts", fam.mixed_fonts,
+                *({"producer": p} for p in documents.PRODUCERS)),
+        _family("blank", documents.blank, "no text and no image (vector art only)"),
+        _family("mixed", documents.mixed, "pages of several families in one document"),
+        _family("mixed-fonts", documents.mixed_fonts,
                 "good body font under a severed heading font; verdict by the 10 % rule"),
     )
 })
