@@ -660,7 +660,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     elif source == "post":
         # Simple TrueType: poppler, pdf.js and pdfminer read post names as its built-in encoding.
         route, enc_text = "post", enc_text or "built-in"
-    elif not names and program is not None and program.glyph_names and not program.builtin:
+    elif cmap is None and not names and program and program.glyph_names and not program.builtin:
         # A built-in encoding we cannot read (CFF ExpertEncoding): judge by the program's names.
         named = [g for g in program.glyph_names if g != ".notdef"]
         pua = [g for g in named if _is_pua(name_to_unicode(g))]
@@ -671,9 +671,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
                 enc_text or "built-in",
                 "pua",
                 FontStatus.WRONG,
-                f"no ToUnicode, {len(pua)} of {len(named)} glyph names of the embedded font map "
-                f"into "
-                f"the Private Use Area (e.g. {', '.join(pua[:3])})",
+                f"no ToUnicode, {len(pua)} of {len(named)} glyph names of the embedded font "
+                f"map into the Private Use Area (e.g. {', '.join(pua[:3])})",
                 missing="pua",
                 embedded=embedded,
                 program=kind,
