@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 MIN_IMAGE_COVERAGE = 0.02
 #: Characters kept as a page's sample in the report.
 SAMPLE_LIMIT = 400
-#: Font routes through which the file itself declares a map (ToUnicode, encodings, glyph names).
-DECLARED_ROUTES = frozenset({"tounicode", "encoding", "agl", "null", "collection"})
 #: Characters of a page the language rung reads: enough to judge, bounded so long pages stay cheap.
 LANGUAGE_SAMPLE = 3000
 #: Below this many non-space characters, reader signals are too few to judge a page.
@@ -221,6 +219,10 @@ def _undecodable_or_shifted(
 ) -> _Decision:
     """A declared map that is off by one offset is `shifted`; no map at all stays `undecodable`.
 
+    "Declared" means the font's route works by the specification (its status
+    is usable) and only the codes drawn land on control characters: the
+    signature of a ToUnicode or encoding moved by a constant.
+
     Glyph ids that happen to form a constant offset (a severed Identity font
     built in the Macintosh glyph order) are still undecodable: the file
     declares nothing, the offset is a coincidence of the font's glyph order.
@@ -232,7 +234,7 @@ def _undecodable_or_shifted(
     if shift is None:
         return _Decision(Verdict.UNDECODABLE, evidence, "fonts")
     repaired = shift.text[:SAMPLE_LIMIT]
-    if all(f.route in DECLARED_ROUTES for f in bad):
+    if all(f.status is FontStatus.USABLE for f in bad):
         return _Decision(
             Verdict.SHIFTED,
             (*evidence, f"the declared map reads as language once shifted by {shift.describe()}",
