@@ -220,6 +220,21 @@ def test_directories_are_searched_for_pdfs(pytester: pytest.Pytester, pdfs: Pdfs
     )
 
 
+def test_a_named_build_dir_is_walked_inside_another_argument(
+    pytester: pytest.Pytester, pdfs: Pdfs
+) -> None:
+    # pytest drops `build` as overlapping `.` and never recurses into build/ (norecursedirs).
+    _copy(pytester, pdfs.bad, "build/out.pdf")
+    _copy(pytester, pdfs.good, "dist/skipped.pdf")  # dist/ is in norecursedirs, and unnamed
+    pytester.makepyfile("def test_plain(): pass")
+    result = pytester.runpytest("--textlayer", ".", "build", "-v")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["build/out.pdf::textlayer FAILED*"])
+    result.stdout.no_fnmatch_line("*skipped.pdf*")
+    ignored = pytester.runpytest("--textlayer", ".", "build", "--ignore=build")
+    ignored.assert_outcomes(passed=1)
+
+
 def test_without_the_gate_pdfs_are_not_collected(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
     _copy(pytester, pdfs.bad, "build/bad.pdf")
     pytester.makepyfile("def test_plain(): pass")
@@ -343,6 +358,37 @@ def test_explicit_assertion_message_hides_helper_frames(
         ]
     )
     result.stdout.no_fnmatch_line("*assertion.py*")
+
+
+def test_fixture_overrides_and_explicit_method(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        MIXED = {str(pdfs.mixed)!r}
+
+        def test_call_overrides_win(textlayer):
+            assert textlayer.check(MIXED, pages=[1]).ok
+            assert [r.ok for r in textlayer.reports] == [True]
+
+        def test_call_override_checked(textlayer):
+            with pytest.raises(TypeError, match="textlayer.check[(]pages=...[)]"):
+                textlayer.check(MIXED, pages="x")
+
+        def test_assert_readable_always_enforces(textlayer):
+            assert not textlayer.enforcing
+            textlayer.assert_readable(MIXED)
+        """
+    )
+    result = pytester.runpytest("-rf")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            ">       textlayer.assert_readable(MIXED)",
+            "E       AssertionError: PDF text layer is not readable: *mixed.pdf (1 of 2 pages bad)",
+        ]
+    )
+    result.stdout.fnmatch_lines(["FAILED *::test_assert_readable_always_enforces*"])
 
 
 def test_contains_names_the_missing_strings(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
