@@ -8,6 +8,7 @@ agrees that the text is or is not there.
 
 from __future__ import annotations
 
+import functools
 import io
 import shutil
 import subprocess
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core i
 
 
 # -- builders ----------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
 def subset(
     text: str, *, drop_cmap: bool = False, post3: bool = False
 ) -> tuple[bytes, dict[str, int]]:
