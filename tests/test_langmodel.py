@@ -315,11 +315,13 @@ def test_the_expected_language_narrows_the_choice() -> None:
 def test_judging_a_page_is_fast() -> None:
     page = "\n".join(PROSE[lang] for lang in ("en", "fr", "de", "es", "it", "pl") * 3)[:3000]
     judge(page)
-    runs = 50
-    start = time.perf_counter()
-    for _ in range(runs):
-        judge(page)
-    assert (time.perf_counter() - start) / runs < 0.005  # measured about 1 ms here
+    best = float("inf")
+    for _ in range(5):  # the best of five batches: other work on the machine only slows some
+        start = time.perf_counter()
+        for _ in range(10):
+            judge(page)
+        best = min(best, (time.perf_counter() - start) / 10)
+    assert best < 0.005  # about 1 ms here
 
 
 # --------------------------------------------------------------------------- real PDFs

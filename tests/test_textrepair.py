@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -152,20 +153,25 @@ def test_repair_document_without_a_shift_leaves_pages_alone() -> None:
 
 def test_finding_a_shift_on_a_page_is_fast() -> None:
     page = "\n".join(glyph_codes(PROSE[lang]) for lang in ("en", "fr", "de") * 5)[:3000]
-    find_shift(page)
-    start = time.perf_counter()
-    for _ in range(5):
-        assert find_shift(page) is not None
-    assert (time.perf_counter() - start) / 5 < 0.2  # measured about 10 ms here
+    assert find_shift(page) is not None
+    assert _best_time(lambda: find_shift(page)) < 0.2  # about 10 ms here
 
 
 def test_clean_pages_cost_one_judgement() -> None:
     page = "\n".join(PROSE[lang] for lang in ("en", "fr", "de") * 5)[:3000]
-    find_shift(page)
-    start = time.perf_counter()
-    for _ in range(20):
-        assert find_shift(page) is None
-    assert (time.perf_counter() - start) / 20 < 0.01
+    assert find_shift(page) is None
+    assert _best_time(lambda: find_shift(page)) < 0.01  # about 1 ms here
+
+
+def _best_time(call: Callable[[], object], batches: int = 5, runs: int = 5) -> float:
+    """Seconds per call, best of several batches (other work on the machine slows some)."""
+    best = float("inf")
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(runs):
+            call()
+        best = min(best, (time.perf_counter() - start) / runs)
+    return best
 
 
 # --------------------------------------------------------------------------- real PDFs
