@@ -16,12 +16,12 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .assertion import assert_text_layer_readable
-    from .classify import classify
+    from .classifier import classify
     from .repair import repair
     from .textrepair import repair_text
 
 _LAZY = {
-    "classify": "classify",
+    "classify": "classifier",
     "repair": "repair",
     "repair_text": "textrepair",
     "assert_text_layer_readable": "assertion",

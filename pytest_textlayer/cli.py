@@ -152,7 +152,7 @@ def find_pdfs(paths: Sequence[str]) -> list[str]:
 
 
 def _check_one(job: tuple[str, CheckSettings, str]) -> DocumentReport:
-    from .classify import classify
+    from .classifier import classify
 
     path, settings, password = job
     return classify(path, settings=settings, password=password)
@@ -318,7 +318,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    from .classify import classify_or_raise
+    from .classifier import classify_or_raise
     from .langmodel import fit
     from .readers import pdfium_text_of
     from .source import read_source

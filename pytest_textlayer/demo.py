@@ -32,7 +32,7 @@ DEMO_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 def run_demo(directory: Path, *, out: TextIO) -> int:
     from . import generators
-    from .classify import classify
+    from .classifier import classify
     from .readers import pdfium_text_of, poppler_text, pypdf_text
 
     directory.mkdir(parents=True, exist_ok=True)

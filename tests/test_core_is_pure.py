@@ -9,7 +9,7 @@ CORE_MODULES = [
     "pytest_textlayer",
     "pytest_textlayer.model",
     "pytest_textlayer.settings",
-    "pytest_textlayer.classify",
+    "pytest_textlayer.classifier",
     "pytest_textlayer.cli",
     "pytest_textlayer.assertion",
     "pytest_textlayer.generators",
