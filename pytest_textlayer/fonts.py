@@ -962,7 +962,7 @@ def program_route(
                 gid_to_text[gid] = text
         if len(gid_to_text) * 2 > max(1, len(prog.glyph_names) - 1):
             recovered = _by_cid(gid_to_text, cid_to_gid)
-            route = "post" if kind == "TrueType" or prog.post_format is not None else "charset"
+            route = "post" if prog.post_format in (1.0, 2.0) else "charset"
             source = "post glyph names" if route == "post" else "charset glyph names"
             problem = f"{lead}; the embedded {what} has {source} (recoverable, not by the spec)"
         else:
