@@ -60,7 +60,7 @@ MIN_PAIRS = 16
 #: Default margin (nats per pair) below the worst training page, as in the reference design.
 DEFAULT_MARGIN = 0.5
 #: Extra allowance for short texts: the threshold drops by this over sqrt(pairs).
-SHORT_TEXT_SLACK = 4.0
+SHORT_TEXT_SLACK = 2.0
 #: File format tag written into every model file.
 FORMAT = "pytest-textlayer letter-pair model 1"
 #: The boundary symbol.
