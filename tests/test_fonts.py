@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pytest
@@ -613,3 +614,90 @@ def test_ghostscript_redistilled_truetype_loses_its_tounicode(tmp_path: Path) ->
     # Non-ASCII letters have no route left (gs encodes them as small codes); PDFium agrees.
     assert after.bad_glyphs >= 8
     assert "ż" not in pdfium_text(out.read_bytes())
+
+
+# -- CFF programs ------------------------------------------------------------------------------
+def cff_program(names: tuple[str, ...]) -> bytes:
+    """A real name-keyed CFF font (square glyphs) built with fontTools' FontBuilder."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    order = [".notdef", *names]
+    builder = FontBuilder(1000, isTTF=False)
+    builder.setupGlyphOrder(order)
+    builder.setupCharacterMap({})
+    charstrings = {}
+    for name in order:
+        pen = T2CharStringPen(600, None)
+        pen.moveTo((50, 0))
+        pen.lineTo((550, 0))
+        pen.lineTo((550, 700))
+        pen.lineTo((50, 700))
+        pen.closePath()
+        charstrings[name] = pen.getCharString()
+    builder.setupCFF("TestCFF", {"FullName": "TestCFF"}, charstrings, {})
+    builder.setupHorizontalMetrics({name: (600, 50) for name in order})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    return bytes(builder.font.getTableData("CFF "))
+
+
+def cff_font_pdf(
+    font_dict: pikepdf.Dictionary, program: bytes, subtype: str, shown: bytes
+) -> bytes:
+    pdf = pikepdf.new()
+    descriptor = pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/TestCFF"),
+        Flags=4,
+        FontBBox=[0, 0, 600, 700],
+        ItalicAngle=0,
+        Ascent=700,
+        Descent=0,
+        CapHeight=700,
+        StemV=80,
+        FontFile3=pdf.make_stream(program, Subtype=pikepdf.Name("/" + subtype)),
+    )
+    target: Any = font_dict
+    if font_dict.Subtype == pikepdf.Name.Type0:
+        target = font_dict.DescendantFonts[0]
+    target.FontDescriptor = pdf.make_indirect(descriptor)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font_dict)))
+    page.Contents = pdf.make_stream(b"BT /F1 14 Tf 40 700 Td <" + shown.hex().encode() + b"> Tj ET")
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_name_keyed_cff_in_a_cid_font_is_recoverable_by_charset() -> None:
+    cidfont = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.CIDFontType0,
+        BaseFont=pikepdf.Name("/TestCFF"),
+        CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity", Supplement=0),
+    )
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type0,
+        BaseFont=pikepdf.Name("/TestCFF"),
+        Encoding=pikepdf.Name("/Identity-H"),
+        DescendantFonts=[cidfont],
+    )
+    data = cff_font_pdf(font, cff_program(("C", "A", "B")), "Type1C", b"\x00\x02\x00\x03\x00\x01")
+    info, codes, bad = only_font(data)
+    assert (info.route, info.status, bad) == ("charset", FontStatus.RECOVERABLE, 3)
+    assert "".join(info.recover(c) or "?" for c in info.split_codes(shown(data))) == "ABC"
+
+
+def test_differences_naming_glyphs_the_cff_lacks_are_wrong() -> None:
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type1,
+        BaseFont=pikepdf.Name("/TestCFF"),
+        Encoding=pikepdf.Dictionary(
+            Differences=[65, pikepdf.Name.A, pikepdf.Name.B, pikepdf.Name.Q, pikepdf.Name.R]
+        ),
+    )
+    info, codes, bad = only_font(cff_font_pdf(font, cff_program(("A", "B")), "Type1C", b"ABCD"))
+    assert [info.why(c) for c in b"ABCD"] == [None, None, "notinfont", "notinfont"]
+    assert bad == 2 and info.judge_use(codes)[0] is FontStatus.WRONG
