@@ -650,3 +650,25 @@ def test_any_covered_text_round_trips_through_pdfium() -> None:
             assert flat(pdfium_text(bad.pdf)[0]) == flat(bad.pages[0].extracted)
 
     check()
+
+
+TESSERACT_LANGS = {"en": "eng", "ru": "rus"}
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed")
+@pytest.mark.parametrize("lang", sorted(TESSERACT_LANGS))
+def test_image_only_page_shows_the_text_to_ocr(lang: str, tmp_path: Path) -> None:
+    """The absent page is a real picture of the text: Tesseract reads its words back."""
+    fx = generate("image-only", lang=lang)
+    with pikepdf.open(io.BytesIO(fx.pdf)) as doc:
+        (image,) = doc.pages[0].Resources.XObject.values()
+        pikepdf.PdfImage(image).as_pil_image().save(tmp_path / "page.png", dpi=(100, 100))
+    result = subprocess.run(
+        ["tesseract", str(tmp_path / "page.png"), "-", "-l", TESSERACT_LANGS[lang]],
+        capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        pytest.skip(f"tesseract cannot read {TESSERACT_LANGS[lang]}: {result.stderr.strip()}")
+    words = re.findall(r"\w+", fx.pages[0].text)
+    read = set(re.findall(r"\w+", result.stdout))
+    assert sum(w in read for w in words) >= 0.9 * len(words)
