@@ -641,7 +641,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     # A Type1/CFF program selects glyphs by name: a name it does not hold draws something else.
     # Checked only for Differences: stock encodings name stock glyphs, and parsing every
     # embedded program would cost more than the whole content walk.
-    if kind == "CFF" and differences:
+    uncovered = cmap is None or any(c not in cmap.unicode for c in differences)
+    if kind == "CFF" and differences and uncovered:
         prog = get_program()
         held = prog.names
         if held:
