@@ -432,7 +432,7 @@ class LetterPairModel:
     @classmethod
     def from_json(cls, data: Any) -> LetterPairModel:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a letter-pair model (expected format {FORMAT!r})")
+            raise ValueError(f"expected format {FORMAT!r}")
         langs = data.get("languages")
         if not isinstance(langs, list) or not langs:
             raise ValueError("no languages in the model")
