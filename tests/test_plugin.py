@@ -18,7 +18,7 @@ import pikepdf  # noqa: F401  (see below)
 import pypdfium2  # noqa: F401
 import pytest
 
-from pytest_textlayer.classify import classify
+from pytest_textlayer.classifier import classify
 
 # pytester's in-process runs drop modules first imported during a run; pikepdf (a
 # nanobind extension) aborts the process when imported twice. Importing the readers
@@ -93,8 +93,9 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Pdfs:
 
 
 @pytest.fixture(autouse=True)
-def _quiet_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Inner runs need no hypothesis; its plugin re-imports hypothesis on every in-process run.
+def _quiet_inner_runs(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Inner runs need no hypothesis; its plugin re-imports hypothesis (~1 s) on every
+    # in-process run. Set after pytester, which clears PYTEST_ADDOPTS when it starts.
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
 
 
@@ -626,7 +627,7 @@ def test_factory_writes_fixtures_with_their_truth(pytester: pytest.Pytester) -> 
     pytester.makepyfile(
         """
         import pytest
-        from pytest_textlayer.classify import classify
+        from pytest_textlayer.classifier import classify
 
         @pytest.mark.textlayer
         def test_severed(textlayer_factory, tmp_path):
