@@ -214,6 +214,21 @@ def parse_hocr(data: str) -> list[OcrChar]:
     return chars
 
 
+def chars_text(chars: Iterable[OcrChar]) -> str:
+    """The recognised text: words joined by spaces, lines by newlines."""
+    out: list[str] = []
+    last: OcrChar | None = None
+    for ch in chars:
+        if last is not None:
+            if ch.line != last.line:
+                out.append("\n")
+            elif ch.word != last.word:
+                out.append(" ")
+        out.append(ch.text)
+        last = ch
+    return "".join(out)
+
+
 def _run(args: list[str], what: str) -> subprocess.CompletedProcess[str]:
     try:
         done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)

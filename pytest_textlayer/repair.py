@@ -240,6 +240,14 @@ def _pdf_bytes(pdf: Any) -> bytes:
 # --------------------------------------------------------------------------- fonts
 
 
+def _base(text: str) -> str:
+    import unicodedata
+
+    return "".join(
+        ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch)
+    ).casefold()
+
+
 @dataclass
 class _Plan:
     usage: Any
@@ -248,9 +256,27 @@ class _Plan:
     mapping: dict[int, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
+    #: Codes mapped by an order hypothesis beyond ASCII, which OCR may still correct.
+    unverified: set[int] = field(default_factory=set)
 
     def missing(self) -> set[int]:
         return self.bad - set(self.mapping)
+
+    def correct(self, recovery: Any) -> None:
+        """Let OCR's votes replace unverified letters whose base letter it reads differently.
+
+        Only a different base letter counts: OCR in a language without the
+        accent drops it (é read as e), which is no evidence against the map.
+        """
+        changed = 0
+        for code in self.unverified:
+            seen = recovery.mapping.get(code)
+            now = self.mapping.get(code)
+            if seen and now and _base(seen) != _base(now):
+                self.mapping[code] = seen
+                changed += 1
+        if changed and recovery.source not in self.sources:
+            self.sources.append(recovery.source)
 
     def add(self, recovery: Any) -> None:
         from .recover import usable_text
@@ -265,6 +291,14 @@ class _Plan:
             self.sources.append(recovery.source)
             if recovery.detail:
                 self.details.append(recovery.detail)
+
+    def add_order(self, recovery: Any) -> None:
+        before = set(self.mapping)
+        self.add(recovery)
+        if recovery.source == "mac-standard":
+            self.unverified |= {
+                c for c in set(self.mapping) - before if not " " <= self.mapping[c] <= "~"
+            }
 
     def glyph_counts(self) -> tuple[int, int, int]:
         codes = self.usage.codes()
@@ -337,7 +371,7 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     if plan.missing():
         order = recover.from_order(usage, model, lang)
         if order is not None:
-            plan.add(order)
+            plan.add_order(order)
     if plan.missing() and wrong and plan.info is not None:
         drawn = {c: plan.info.to_unicode(c) for c in usage.codes()}
         base = {c: t for c, t in drawn.items() if t}
@@ -372,11 +406,15 @@ def _choose_lang(
             known = [c for c in codes if c]
             if known:
                 return "+".join(dict.fromkeys(known)), "from the document's readable text"
+    installed = ocr.tesseract_info().languages
     for image in page_images:
-        script = ocr.detect_script(image)
-        if script:
-            return script, "from Tesseract's script detection"
-        break
+        script = ocr.detect_script(image) or "eng"
+        # A first pass in the script's default language, then the model names the language.
+        best = langmodel.best_language(ocr.chars_text(ocr.recognise(image, script)))
+        code = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
+        if code and code in installed:
+            return code, "from a first OCR pass of the page"
+        return script, "from Tesseract's script detection"
     return "eng", "default"
 
 
@@ -417,7 +455,7 @@ def repair(
     """
     from . import langmodel, recover, tounicode_writer
     from . import ocr as ocrlib
-    from .classify import classify_or_raise
+    from .classifier import classify_or_raise
     from .source import open_pikepdf, read_source
 
     if ocr not in OCR_MODES:
@@ -482,7 +520,7 @@ def _repair_open(
         _recover(plan, model, model_lang, bool(bad_before & set(plan.usage.pages)))
     ocr_desc: str | None = None
     tess_lang: str | None = None
-    open_plans = [p for p in plans if p.missing()]
+    open_plans = [p for p in plans if p.missing() or p.unverified]
     if open_plans and ocr != "never":
         try:
             info = ocrlib.tesseract_info()
@@ -497,6 +535,7 @@ def _repair_open(
             found = recover.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:
                 if plan.usage.key in found:
+                    plan.correct(found[plan.usage.key])
                     plan.add(found[plan.usage.key])
         except MissingOCR:
             if ocr == "force":
