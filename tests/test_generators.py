@@ -47,7 +47,7 @@ VARIANTS = [
     for v in fam.variants
 ]
 #: families whose pages draw text with a font (vector glyphs)
-VECTOR = {"severed", "severed-recoverable", "shifted", "pua", "scrambled", "collapsed",
+VECTOR = {"severed", "severed-recoverable", "shifted", "partial", "pua", "scrambled", "collapsed",
           "type3-unnamed", "symbolic-truetype", "differences-unnamed", "readable", "mixed-fonts"}
 #: families with no Unicode route at all in any font
 NO_UNICODE = {"severed", "severed-recoverable", "type3-unnamed", "symbolic-truetype",
@@ -99,6 +99,25 @@ def pdfium_text(pdf: bytes) -> list[str]:
     doc = pdfium.PdfDocument(pdf)
     try:
         return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def pdfium_mapped_text(pdf: bytes) -> list[str]:
+    """PDFium's text without the characters it flags as unmapped (it emits their CIDs)."""
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        pages = []
+        for i in range(len(doc)):
+            textpage = doc[i].get_textpage()
+            pages.append("".join(
+                chr(raw.FPDFText_GetUnicode(textpage.raw, k))
+                for k in range(textpage.count_chars())
+                if not raw.FPDFText_HasUnicodeMapError(textpage.raw, k)
+            ))
+        return pages
     finally:
         doc.close()
 
@@ -164,7 +183,8 @@ def test_pdfium_extracts_what_the_truth_says(
     name: str, options: dict[str, Any], built: dict[str, Fixture]
 ) -> None:
     fx = built[key(name, options)]
-    for got, truth in zip(pdfium_text(fx.pdf), fx.pages, strict=True):
+    texts = pdfium_mapped_text(fx.pdf) if name == "partial" else pdfium_text(fx.pdf)
+    for got, truth in zip(texts, fx.pages, strict=True):
         assert flat(got) == flat(truth.extracted)
 
 
@@ -178,7 +198,9 @@ def test_pypdf_extracts_what_the_truth_says_or_fails_its_own_way(
 ) -> None:
     fx = built[key(name, options)]
     for got, truth in zip(pypdf_text(fx.pdf), fx.pages, strict=True):
-        if name in PYPDF_OWN_GUESS:
+        if name == "partial":  # pypdf emits the CIDs of the codes the ToUnicode leaves out
+            assert (flat(got) == flat(truth.text)) == (truth.bad_glyphs == 0)
+        elif name in PYPDF_OWN_GUESS:
             assert flat(got) != flat(truth.text)
             if name != "symbolic-truetype":  # pypdf writes the unknown glyph names out
                 assert re.fullmatch(r"(/g\d+)+", flat(got))
@@ -195,7 +217,9 @@ def test_bad_pages_really_are_bad_for_every_reader(
     for truth, extracted in zip(fx.pages, readers, strict=True):
         shown = flat(truth.text)
         for got in map(flat, extracted):
-            if truth.verdict is Verdict.READABLE and not truth.bad_glyphs:
+            if name == "partial":
+                assert (got == shown) == (truth.bad_glyphs == 0)
+            elif truth.verdict is Verdict.READABLE and not truth.bad_glyphs:
                 assert got == shown
             elif truth.verdict in (Verdict.ABSENT, Verdict.BLANK):
                 assert got == ""
@@ -277,7 +301,7 @@ def test_pdfium_flags_exactly_the_glyphs_without_a_route(
     """
     fx = built[key(name, options)]
     for flagged, truth in zip(pdfium_unmapped(fx.pdf), fx.pages, strict=True):
-        no_route = name in NO_UNICODE or name == "mixed-fonts" or (
+        no_route = name in NO_UNICODE or name in ("mixed-fonts", "partial") or (
             name == "mixed" and "Identity-H, no ToUnicode" in truth.notes
         )
         assert flagged == (truth.bad_glyphs if no_route else 0)
@@ -329,7 +353,9 @@ def test_pdffonts_reports_unicode_maps_only_where_there_are(
     if name in NO_UNICODE:
         assert rows and all(r["uni"] == "no" for r in rows)
         assert all(r["emb"] == "yes" for r in rows)
-    elif name in ("shifted", "pua", "scrambled", "collapsed") or options.get("producer") in (
+    elif name in ("shifted", "partial", "pua", "scrambled", "collapsed") or options.get(
+        "producer"
+    ) in (
         "ttf", "type0"
     ):
         embedded = [r for r in rows if r["emb"] == "yes"]  # reportlab also lists Helvetica
@@ -481,6 +507,24 @@ def test_mixed_fonts_states_the_share_and_applies_the_ten_percent_rule(
     small = generate("mixed-fonts", "Note\n" + " ".join(["Plain body text."] * 6))
     assert (small.pages[0].glyphs, small.pages[0].bad_glyphs) == glyph_counts(small.pdf)
     assert small.pages[0].bad_share <= 0.10 and small.pages[0].verdict is Verdict.READABLE
+
+
+@pytest.mark.parametrize("lang", CORPUS_LANGUAGES)
+def test_partial_tounicode_verdict_follows_the_ten_percent_rule(lang: str) -> None:
+    fx = generate("partial", lang=lang)
+    truth = fx.pages[0]
+    shown = truth.text.replace("\n", "")
+    holes = sum(ord(ch) > 0x7F for ch in shown)
+    assert truth.bad_glyphs == holes == pdfium_unmapped(fx.pdf)[0]
+    expected = Verdict.UNDECODABLE if holes > 0.10 * truth.glyphs else Verdict.READABLE
+    assert truth.verdict is expected
+    assert truth.extracted == "".join(ch for ch in truth.text if ord(ch) <= 0x7F)
+
+
+def test_partial_with_named_holes() -> None:
+    fx = generate("partial", "see the tree", missing="e")
+    assert fx.pages[0].bad_glyphs == 5 and fx.pages[0].verdict is Verdict.UNDECODABLE
+    assert flat(pdfium_mapped_text(fx.pdf)[0]) == "sthtr"
 
 
 def test_ocr_layer_is_invisible_and_right_or_wrong(built: dict[str, Fixture]) -> None:

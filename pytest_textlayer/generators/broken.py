@@ -12,8 +12,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..model import Verdict
-from . import faces
+from . import compose, faces
 from .common import FontArg, choice, permutation, prepare, single
+from .compose import Block, PageFacts
 from .truth import Fixture
 
 ORDERS = ("mac-standard", "first-use", "original")
@@ -179,3 +180,40 @@ def differences_unnamed(
                    "TrueType with /Differences names gNN outside the AGL, no ToUnicode", size)
 
 
+
+
+
+def partial(
+    text: str | None = None, *, font: FontArg = None, lang: str = "en",
+    pages: int | None = None, size: float = 12.0, missing: str = "non-ascii",
+) -> Fixture:
+    """A correct ToUnicode with holes: the codes of some characters are left out.
+
+    ``missing``: ``non-ascii`` (every character outside ASCII: the accented
+    letters of a Latin text, nearly all of a Cyrillic or Greek one) or the
+    characters to leave out.  The verdict follows the contract's rule: more
+    than 10 % of the glyphs without a mapping is undecodable, else readable
+    (the evidence still counts them).  pdftotext drops the unmapped glyphs;
+    PDFium and pypdf emit the CID as the character.
+    """
+    if not isinstance(missing, str) or not missing:
+        raise UsageError(
+            f"missing must be 'non-ascii' or the characters to leave out, not {missing!r}"
+        )
+    p = prepare(text, font, lang, pages, size, missing=missing)
+    holes = frozenset(
+        ch for ch in p.chars if (ord(ch) > 0x7F if missing == "non-ascii" else ch in missing)
+    )
+    face = faces.type0(p.src, p.chars, tounicode=lambda ch: None if ch in holes else ch,
+                       bad=False, description="partial", salt=("partial", missing))
+
+    def verdict(f: PageFacts) -> Verdict:
+        return Verdict.UNDECODABLE if f.bad_glyphs > 0.10 * f.glyphs else Verdict.READABLE
+
+    def notes(f: PageFacts) -> str:
+        return (f"ToUnicode leaves out {len(holes)} characters: {f.bad_glyphs} of {f.glyphs} "
+                f"glyphs ({100 * f.bad_glyphs / f.glyphs:.1f} %) unmapped; >10 % is "
+                f"{verdict(f).value}")
+
+    parts = [[Block(face, part, size)] for part in p.parts]
+    return compose.text_fixture("partial", p.options, parts, verdict, notes)

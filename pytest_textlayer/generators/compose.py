@@ -84,7 +84,7 @@ def facts(page: Sequence[Placed], *, shown: Sequence[str] | None = None) -> Page
     text = "\n".join(shown if shown is not None else [p.line for p in page])
     extracted = "\n".join(p.face.extracted(p.line) for p in page)
     glyphs = sum(len(p.line) for p in page)
-    bad = sum(len(p.line) for p in page if p.face.bad)
+    bad = sum(p.face.bad_count(p.line) for p in page)
     return PageFacts(text, extracted, glyphs, bad)
 
 

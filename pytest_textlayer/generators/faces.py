@@ -41,6 +41,12 @@ class Face:
     #: whether this face's glyphs have no route to the right character
     bad: bool
     description: str
+    #: characters whose codes alone have no mapping (a ToUnicode with holes)
+    unmapped: frozenset[str] = frozenset()
+
+    def bad_count(self, line: str) -> int:
+        """Glyphs of *line* without a route to the right character."""
+        return len(line) if self.bad else sum(ch in self.unmapped for ch in line)
 
     def encode(self, line: str) -> bytes:
         return b"".join(self.codes[ch] for ch in line)
@@ -62,7 +68,7 @@ def type0(
     chars: str,
     *,
     order: str = "first-use",
-    tounicode: Callable[[str], str] | str | None = None,
+    tounicode: Callable[[str], str | None] | str | None = None,
     cmap: str | None = None,
     post: str | None = None,
     bad: bool,
@@ -73,17 +79,24 @@ def type0(
 
     *tounicode*: None (no ToUnicode: readers emit the glyph index as the
     character), a function char -> destination text (written as a CMap
-    stream), or a string written as a *name*.
+    stream; None leaves the character's code out), or a string written as
+    a *name*.
     """
     slots = fontprep.slots_for(src, chars, order)
     program = fontprep.build_program(src, slots, cmap=cmap, post=post)
     name = _tag(src, "type0", chars, order, cmap, post, salt)
     if callable(tounicode):
-        mapping: Mapping[int, str] | str | None = {program.gids[ch]: tounicode(ch) for ch in chars}
-        reads = {ch: tounicode(ch) for ch in chars}
+        given = {ch: tounicode(ch) for ch in chars}
+        mapping: Mapping[int, str] | str | None = {
+            program.gids[ch]: dest for ch, dest in given.items() if dest is not None
+        }
+        # pdftotext drops a code the ToUnicode leaves out (PDFium and pypdf emit the CID)
+        reads = {ch: "" if dest is None else dest for ch, dest in given.items()}
+        unmapped = frozenset(ch for ch, dest in given.items() if dest is None)
     else:
         mapping = tounicode
         reads = {ch: chr(program.gids[ch]) for ch in chars}
+        unmapped = frozenset()
 
     def make(pdf: pikepdf.Pdf) -> pikepdf.Object:
         return pdfwriter.type0_font(pdf, program, name, mapping)
@@ -95,6 +108,7 @@ def type0(
         reads=reads,
         bad=bad,
         description=description,
+        unmapped=unmapped,
     )
 
 

@@ -47,6 +47,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         _family("severed-recoverable", broken.severed_recoverable,
                 "severed for readers, answer kept in the file (cmap, post, or ToUnicode name)",
                 *({"keep": k} for k in ("cmap", "post", "name"))),
+        _family("partial", broken.partial,
+                "a correct ToUnicode with holes (non-ASCII left out); verdict by the 10 % rule"),
         _family("shifted", broken.shifted,
                 "ToUnicode destinations moved by a constant offset (default -29)"),
         _family("pua", broken.pua, "ToUnicode into the Private Use Area"),
