@@ -14,10 +14,11 @@ so those glyphs count as good whatever their font says.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .fonts import FontInfo, analyse_font
+from .fonts import ONE_BYTE, FontInfo, analyse_font
 from .model import FontReport, FontStatus
 
 if TYPE_CHECKING:
@@ -284,8 +285,9 @@ class _Walker:
         hidden_at_start = self.hidden
         tm: Matrix = IDENTITY
         tlm: Matrix = IDENTITY
+        inline = pikepdf.ContentStreamInlineImage
         for inst in instructions:
-            if isinstance(inst, pikepdf.ContentStreamInlineImage):
+            if isinstance(inst, inline):
                 image = inst.iimage
                 try:
                     self.image(int(image.width), int(image.height), state.ctm)
@@ -300,10 +302,10 @@ class _Walker:
                         tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
                         tm = tlm
                     if args:
-                        self.show([args[-1]], state, resources, tm, depth, type3, actual > 0)
+                        self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
                 elif op == "TJ":
                     if args:
-                        self.show(list(args[0]), state, resources, tm, depth, type3, actual > 0)
+                        self.show(args[0], state, resources, tm, depth, type3, actual > 0)
                 elif op == "Tf":
                     found = self.font(resources, args[0]) if args else None
                     state.font_key, state.font = found if found else (None, None)
@@ -400,7 +402,7 @@ class _Walker:
 
     def show(
         self,
-        items: list[Any],
+        items: Any,
         state: _State,
         resources: Any,
         tm: Matrix,
@@ -413,10 +415,10 @@ class _Walker:
         info = state.font
         if info is None or type3:
             return  # no font selected (broken file) or inside a glyph procedure: not text
-        codes: list[int] = []
-        for item in items:
-            if isinstance(item, pikepdf.String):
-                codes.extend(info.split_codes(bytes(item)))
+        string = pikepdf.String
+        raw = b"".join([bytes(item) for item in items if isinstance(item, string)])
+        # One-byte fonts (most simple fonts): the bytes are the codes; skip building a list.
+        codes: Sequence[int] = raw if info.code_ranges == ONE_BYTE else info.split_codes(raw)
         if not codes:
             return
         use = self.uses.get(state.font_key)
@@ -438,7 +440,7 @@ class _Walker:
             self.type3(state, resources, codes, tm, depth)
 
     def type3(
-        self, state: _State, resources: Any, codes: list[int], tm: Matrix, depth: int
+        self, state: _State, resources: Any, codes: Sequence[int], tm: Matrix, depth: int
     ) -> None:
         """Walk the glyph procedures drawn (once per font and code): they may paint images."""
         import pikepdf

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 #: Orderings whose CIDs the Adobe-<ordering>-UCS2 tables decode (PDF 2.0 adds KR).
 CJK_ORDERINGS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
+#: The codespace of simple fonts: every code is one byte.
+ONE_BYTE: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)
 #: Values that carry no information in a ToUnicode map (veraPDF forbids the first three).
 NULL_VALUES = frozenset("\x00\ufeff\ufffe\ufffd\uffff")
 
@@ -82,7 +84,7 @@ class FontInfo:
     status: FontStatus
     problem: str | None
     #: ``(width, low, high)`` codespace ranges used to split shown strings into codes.
-    code_ranges: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)
+    code_ranges: tuple[tuple[int, int, int], ...] = ONE_BYTE
     #: The text the specification's route gives per code (bad values included).
     unicode: Mapping[int, str] = field(default_factory=dict, repr=False)
     #: Codes known to be bad, with the reason key (see :data:`REASONS`).
