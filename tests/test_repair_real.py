@@ -1,0 +1,58 @@
+"""Repair on real third-party PDFs (the shared corpus, read in place; skipped when absent)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.model import Verdict
+from pytest_textlayer.repair import repair
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
+if not CORPUS.is_dir():
+    CORPUS = Path("/work/shared/corpus/real")
+
+
+def _corpus(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip("real corpus is absent")
+    return path
+
+
+def _poppler(path: Path) -> str:
+    return subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "expected", "source"),
+    [
+        # Identity-H TrueType subset without ToUnicode whose program keeps a cmap.
+        ("opendataloader__cid-font-no-tounicode.pdf", "The quick brown fox jumps over", "cmap"),
+        # A CJK subset: the buyer's name is unreadable until the cmap is inverted.
+        ("pdfminer__issue_566_test_1.pdf", "黎荣", "cmap"),
+    ],
+)
+def test_real_severed_fonts_are_repaired_from_their_own_tables(
+    tmp_path: Path, name: str, expected: str, source: str
+) -> None:
+    src = _corpus(name)
+    dst = tmp_path / "fixed.pdf"
+    assert expected not in _poppler(src)
+    report = repair(src, dst, ocr="never")
+    assert expected in _poppler(dst)
+    assert report.ok
+    assert any(source in p.sources for p in report.pages)
+    assert dst.stat().st_size <= 1.1 * src.stat().st_size
+
+
+def test_real_severed_font_without_an_answer_stays_reported(tmp_path: Path) -> None:
+    """Aller subsets with neither cmap nor post: without OCR the page stays undecodable."""
+    src = _corpus("pymupdf__test_2635.pdf")
+    report = repair(src, tmp_path / "out.pdf", ocr="never")
+    assert [p.after for p in report.pages] == [Verdict.READABLE, Verdict.UNDECODABLE]
+    assert [p.action for p in report.pages] == ["unchanged", "unchanged"]
