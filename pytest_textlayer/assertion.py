@@ -78,7 +78,7 @@ def run_check(pdf: PdfInput, settings: CheckSettings, name: str | None = None) -
 def _run(
     pdf: PdfInput, settings: CheckSettings, name: str | None
 ) -> tuple[DocumentReport, bytes | None]:
-    from .classify import classify
+    from .classifier import classify
     from .source import read_source
 
     try:

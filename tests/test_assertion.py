@@ -12,7 +12,7 @@ import pytest
 
 from pytest_textlayer import assert_text_layer_readable
 from pytest_textlayer.assertion import listening, missing_strings
-from pytest_textlayer.classify import classify
+from pytest_textlayer.classifier import classify
 from pytest_textlayer.model import DocumentReport
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "invoice_project"

@@ -6,6 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pikepdf  # noqa: F401  (loaded once here: it cannot be re-imported in one process)
+import pypdfium2  # noqa: F401
 import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "invoice_project"
@@ -28,6 +30,11 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
+@pytest.fixture(autouse=True)
+def _quiet_inner_runs(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
+
+
 def _build(project: pytest.Pytester) -> None:
     done = project.run(sys.executable, "-m", "invoice", "build")
     assert done.ret == 0, done.stderr.str()
@@ -39,12 +46,12 @@ def test_fine_fonts_pass_with_and_without_the_gate(
 ) -> None:
     monkeypatch.delenv("INVOICE_BROKEN_FONTS", raising=False)
     _build(project)
-    off = project.runpytest_subprocess()
+    off = project.runpytest()
     assert off.ret == pytest.ExitCode.OK
     off.assert_outcomes(passed=3)
     off.stdout.fnmatch_lines(["textlayer: gate off*", "3 PDF(s) checked, 3 page(s): 3 readable"])
 
-    on = project.runpytest_subprocess("--textlayer", "-v")
+    on = project.runpytest("--textlayer", "-v")
     assert on.ret == pytest.ExitCode.OK
     on.assert_outcomes(passed=4)
     on.stdout.fnmatch_lines(
@@ -58,7 +65,7 @@ def test_broken_fonts_fail_the_gate(
     monkeypatch.setenv("INVOICE_BROKEN_FONTS", "1")
     _build(project)
 
-    off = project.runpytest_subprocess("-rf")
+    off = project.runpytest("-rf")
     # Without --textlayer only the explicit assertion fails; the rest is reported.
     assert off.ret == pytest.ExitCode.TESTS_FAILED
     off.assert_outcomes(passed=2, failed=1)
@@ -71,13 +78,14 @@ def test_broken_fonts_fail_the_gate(
     off.stdout.fnmatch_lines(["  not enforced: run with --textlayer to fail these tests"])
     off.stdout.fnmatch_lines(["FAILED tests/test_invoice.py::test_customer_name_can_be_copied - *"])
 
+    # A fresh interpreter, so the plugin is loaded through its pytest11 entry point.
     on = project.runpytest_subprocess("--textlayer", "-rf")
     assert on.ret == pytest.ExitCode.TESTS_FAILED
     on.assert_outcomes(failed=4)
     on.stdout.fnmatch_lines(
         [
             f"PDF text layer is not readable: {BUILT} (1 of 1 pages bad)",
-            "  page 1: * — font *DejaVuSans (Type0, Identity-H)*",
+            "  page 1: undecodable — *",
             f"  next: textlayer repair {BUILT} -o fixed.pdf*",
         ]
     )
