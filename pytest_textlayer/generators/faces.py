@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from . import fontprep, pdfwriter
-from .fontprep import Program, SourceFont
+from .fontprep import SourceFont
 
 if TYPE_CHECKING:
     import pikepdf
@@ -203,7 +203,3 @@ def type3_unnamed(src: SourceFont, chars: str, *, description: str) -> Face:
         description=description,
     )
 
-
-def program_of(src: SourceFont, chars: str, order: str) -> Program:
-    """The bare program (no cmap, no post) a Type0 face of *order* embeds."""
-    return fontprep.build_program(src, fontprep.slots_for(src, chars, order))

@@ -8,7 +8,7 @@ handles A–Z shows up as a failure on the French, Polish or Greek page.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -107,25 +107,16 @@ def split_pages(text: str, pages: int | None) -> list[str]:
 
 @dataclass(frozen=True)
 class Layout:
-    """Page geometry shared by every family: small pages, one font size, left-aligned lines."""
+    """Page geometry shared by every family: small A5 pages, left-aligned lines."""
 
     width: float = 420.0  # A5 portrait, in points
     height: float = 595.0
     margin: float = 36.0
-    size: float = 12.0
-    leading: float = 16.0
 
     @property
     def line_width(self) -> float:
         return self.width - 2 * self.margin
 
-    @property
-    def lines_per_page(self) -> int:
-        return max(1, int((self.height - 2 * self.margin) // self.leading))
-
-    def baseline(self, index: int) -> float:
-        """The y of line *index* (0-based) from the top margin."""
-        return self.height - self.margin - self.size - index * self.leading
 
 
 def wrap(text: str, measure: Callable[[str], float], width: float) -> list[str]:
@@ -159,25 +150,3 @@ def wrap(text: str, measure: Callable[[str], float], width: float) -> list[str]:
         lines.append(line)
     return lines
 
-
-def paginate(
-    parts: Sequence[str], measure: Callable[[str], float], layout: Layout
-) -> list[list[str]]:
-    """Wrap each part onto pages; a part too long for one page flows onto the next."""
-    pages: list[list[str]] = []
-    per_page = layout.lines_per_page
-    for part in parts:
-        lines = wrap(part, measure, layout.line_width)
-        while lines and not lines[-1]:
-            lines.pop()
-        if not lines:
-            pages.append([])
-            continue
-        for start in range(0, len(lines), per_page):
-            pages.append(lines[start : start + per_page])
-    return pages
-
-
-def page_text(lines: Sequence[str]) -> str:
-    """The truth text of a page: its lines joined by newlines."""
-    return "\n".join(lines)
