@@ -99,6 +99,9 @@ _GROUP = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HAN": "CJK", "BOPOMOFO": "CJK"}
 #: Groups whose text has no spaces between words, so that a change of script is a boundary.
 _UNSPACED = frozenset({"CJK", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR"})
 
+#: Groups of symbols that take the writing system of the letters around them.
+_INHERIT = frozenset({"COMBINING", "OTHER"})
+
 _NAME_ALIASES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN", "KANGXI": "HAN", "HALFWIDTH": "OTHER"}
 
 
@@ -218,11 +221,25 @@ def _tables_for(text: str) -> None:
     _SEEN.update(new)
 
 
+_LOOSE_MARKS = re.compile(r"(?<=[^\W\d_])[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
 def normalise(text: str) -> str:
-    """NFKC and lower case: fullwidth letters, ligatures and presentation forms become letters."""
+    """NFKC and lower case: fullwidth letters, ligatures and presentation forms become letters.
+
+    Generic combining accents that NFKC could not compose onto their letter
+    (Yoruba tones on dotted vowels, stress marks in Russian) are dropped: the
+    letter underneath carries the pair.
+    """
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
-    return text.lower()
+    text = text.lower()
+    if _ANY_LOOSE_MARK.search(text):
+        text = _LOOSE_MARKS.sub("", text)
+    return text
+
+
+_ANY_LOOSE_MARK = re.compile(r"[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 def symbols(text: str) -> str:
@@ -249,6 +266,15 @@ def pair_counts(text: str) -> Counter[str]:
 
 
 # --------------------------------------------------------------------------- one language
+
+
+@functools.cache
+def _base_letter(sym: str) -> str:
+    """The letter under a letter's diacritics (é → e), or the symbol itself."""
+    if is_class(sym):
+        return sym
+    return unicodedata.normalize("NFD", sym)[0]
+
 
 
 class _LogProbs(dict[str, float]):
@@ -290,6 +316,8 @@ class LanguageModel:
     _spread: dict[str, float] = field(init=False, repr=False)
     _vocab: int = field(init=False, repr=False)
     lp: _LogProbs = field(init=False, repr=False)
+    #: Letters of every language of the model this one belongs to (set by the model).
+    shared: frozenset[str] = field(init=False, repr=False, default=frozenset())
 
     def __post_init__(self) -> None:
         rows: dict[str, float] = {}
@@ -328,8 +356,19 @@ class LanguageModel:
         return acc / total
 
     def map_symbol(self, sym: str) -> str:
+        """The symbol itself, its base letter when only that is known, or its script's class.
+
+        A letter with a diacritic that no language of the model uses (Maltese ħ,
+        Hawaiian ā in most models) is read as its base letter: still the letter
+        of a word, not a letter from nowhere. A letter some other language uses
+        (ö in a Croatian model) stays foreign, or ciphers would hide behind it.
+        """
         if sym == BOUNDARY or sym in self.alphabet:
             return sym
+        if sym not in self.shared:  # a letter another language uses is that language's letter
+            base = _base_letter(sym)
+            if base in self.alphabet:
+                return base
         return unseen_class(script_of(sym))
 
     def logprob(self, a: str, b: str) -> float:
@@ -341,7 +380,8 @@ class LanguageModel:
 
     def total(self, keys: Iterable[str], counts: Iterable[int]) -> float:
         """Sum of count × log-probability over pair keys (fast path for scoring)."""
-        return sum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
+        total: float = sum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
+        return total
 
     def score_counts(self, counts: Mapping[str, int]) -> float:
         n = sum(counts.values())
@@ -411,6 +451,9 @@ class LetterPairModel:
             known |= lm.alphabet
         #: Every symbol some language knows: the rest are rare or foreign letters.
         self.known = frozenset(known)
+        for lm in self.languages.values():
+            lm.shared = self.known
+            lm.lp.clear()
 
     @property
     def threshold(self) -> float:
@@ -641,6 +684,12 @@ def _group_pairs(counts: Counter[str]) -> tuple[dict[str, dict[str, int]], int]:
         b = key[1]
         ga = None if a == BOUNDARY else (group.get(a) or group_of(a))
         gb = None if b == BOUNDARY else (group.get(b) or group_of(b))
+        # combining marks left over after NFKC (Yoruba tones) and modifier letters (the
+        # Hawaiian ʻokina) belong to the word they sit in
+        if ga in _INHERIT and gb is not None:
+            ga = gb
+        elif gb in _INHERIT and ga is not None:
+            gb = ga
         if ga is not None and gb is not None and ga != gb:
             # Latin next to Han in Japanese is a boundary; two alphabets inside one word are
             # counted, and judged by their share (μm is fine, a page of them is not)
