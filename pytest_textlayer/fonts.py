@@ -98,6 +98,8 @@ class FontInfo:
     program: str | None = None
     #: Glyph names per code of a simple font (encoding plus Differences), for evidence and repair.
     glyph_names: Mapping[int, str] = field(default_factory=dict, repr=False)
+    #: The encoding CMap is a Uni*-UCS2/UTF16 one: each code is its own UTF-16 text.
+    codes_are_utf16: bool = False
     #: (kind, stream, cidfont) to compute ``recovered`` on first use (Type0 with a ToUnicode).
     lazy_program: Any = field(default=None, repr=False)
 
@@ -130,8 +132,18 @@ class FontInfo:
         return None if code in self.unicode else self.missing
 
     def to_unicode(self, code: int) -> str | None:
-        """The text the spec's route gives for ``code`` (even a bad one), None when none."""
-        return self.unicode.get(code)
+        """The text the spec's route gives for ``code`` (even a bad one), None when none.
+
+        Collection fonts need Adobe's UCS2 tables, which are not bundled: None,
+        except for the Uni*-UCS2/UTF16 CMaps whose codes are UTF-16 themselves.
+        """
+        text = self.unicode.get(code)
+        if text is None and self.codes_are_utf16:
+            if code > 0xFFFF:  # a surrogate pair read as one 4-byte code
+                text = code.to_bytes(4, "big").decode("utf-16-be", "replace")
+            elif not 0xD800 <= code <= 0xDFFF:
+                text = chr(code)
+        return text
 
     def recover(self, code: int) -> str | None:
         """Text for ``code`` from the embedded program (cmap inversion, post or charset names).
@@ -211,7 +223,8 @@ def _split_mixed(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[
 
 
 # -- predefined CMaps --------------------------------------------------------------------------
-_ONE_TWO_EUC = ((1, 0x00, 0x80), (2, 0x8E00, 0xFEFF))
+#: EUC and GBK: ASCII in one byte, a lead byte 0x81-0xFE starts a two-byte code.
+_ONE_TWO_EUC = ((1, 0x00, 0x80), (2, 0x8140, 0xFEFE))
 _RKSJ = ((1, 0x00, 0x80), (1, 0xA0, 0xDF), (2, 0x8140, 0x9FFC), (2, 0xE040, 0xFCFC))
 _BIG5 = ((1, 0x00, 0x80), (2, 0xA140, 0xFEFE))
 _UHC = ((1, 0x00, 0x80), (2, 0x8141, 0xFEFE))
@@ -222,18 +235,14 @@ def predefined_ranges(name: str) -> tuple[tuple[int, int, int], ...]:
     """Codespace of a predefined CMap by name (sane defaults; exact for the common ones)."""
     if "RKSJ" in name:
         return _RKSJ
-    if (
-        "EUC" in name
-        or name.startswith(("GBK-", "GBKp-", "GBK2K", "GBT-", "GB-"))
-        and "EUC" in name
-    ):
+    if "EUC" in name or name.startswith(("GBK-", "GBKp-", "GBK2K-")):
         return _ONE_TWO_EUC
-    if name.startswith(("GBK-", "GBKp-", "GBK2K-")):
-        return ((1, 0x00, 0x80), (2, 0x8140, 0xFEFE))
     if "B5" in name:
         return _BIG5
     if "UHC" in name:
         return _UHC
+    if "UTF16" in name:
+        return ((2, 0x0000, 0xD7FF), (2, 0xE000, 0xFFFF), (4, 0xD800DC00, 0xDBFFDFFF))
     if "UTF32" in name:
         return ((4, 0, 0x10FFFF),)
     if "UTF8" in name:
@@ -851,6 +860,8 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             ranges = predefined_ranges(parsed.usecmap)
         if parsed is not None and any(c != v for c, v in parsed.cids.items()):
             code_to_cid = parsed.cids
+    cmap_name = enc_name or ""
+    utf16 = cmap_name.startswith("Uni") and ("UCS2" in cmap_name or "UTF16" in cmap_name)
     # The spec's third route: a predefined CMap, or a CIDFont in an Adobe CJK collection.
     collection = (registry == "Adobe" and ordering in CJK_ORDERINGS) or (
         predefined and ordering != "Identity"
@@ -895,6 +906,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             missing=None,
             embedded=kind is not None,
             program=kind,
+            codes_are_utf16=utf16,
         )
     # Identity ordering (or unknown) without a usable ToUnicode.
     lead = "no ToUnicode"

@@ -701,3 +701,31 @@ def test_differences_naming_glyphs_the_cff_lacks_are_wrong() -> None:
     info, codes, bad = only_font(cff_font_pdf(font, cff_program(("A", "B")), "Type1C", b"ABCD"))
     assert [info.why(c) for c in b"ABCD"] == [None, None, "notinfont", "notinfont"]
     assert bad == 2 and info.judge_use(codes)[0] is FontStatus.WRONG
+
+
+def test_unicode_cmaps_give_their_codes_as_text() -> None:
+    from pytest_textlayer.fonts import _analyse_type0
+
+    pdf = pikepdf.new()
+    cidfont = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.CIDFontType0,
+        BaseFont=pikepdf.Name("/STSong-Light"),
+        CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="GB1", Supplement=4),
+    )
+    for name, data, text in (
+        ("UniGB-UCS2-H", "中文".encode("utf-16-be"), "中文"),
+        ("UniGB-UTF16-H", "中𠀀".encode("utf-16-be"), "中𠀀"),
+    ):
+        font = pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type0,
+            BaseFont=pikepdf.Name("/STSong-Light"),
+            Encoding=pikepdf.Name("/" + name),
+            DescendantFonts=[pdf.make_indirect(cidfont)],
+        )
+        info = _analyse_type0(font, "STSong-Light")
+        assert (info.route, info.status) == ("collection", FontStatus.USABLE)
+        codes = info.split_codes(data)
+        assert "".join(info.to_unicode(c) or "?" for c in codes) == text
+        assert not any(info.is_bad_code(c) for c in codes)
