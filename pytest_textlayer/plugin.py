@@ -194,6 +194,7 @@ def _add_glob_matches(config: pytest.Config, state: TextLayerState) -> None:
     for pattern in state.globs:
         for match in sorted(state.glob_root.glob(pattern)):
             if match.is_file():
+                state.explicit_files.add(match.resolve())
                 state.want(match.resolve(), is_dir=False)
                 if match.resolve() not in have:
                     config.args.append(str(match))

@@ -258,12 +258,19 @@ def test_pdfs_in_testpaths_are_not_collected_unless_named(
 def test_textlayer_paths_globs_are_collected(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
     _copy(pytester, pdfs.good, "dist/one.pdf")
     _copy(pytester, pdfs.bad, "dist/two.pdf")
+    _copy(pytester, pdfs.good, "docs/_build/manual.pdf")
+    _copy(pytester, pdfs.good, "docs/_build/en/guide.pdf")
     _copy(pytester, pdfs.bad, "elsewhere/ignored.pdf")
     pytester.makepyfile(**{"tests/test_x.py": "def test_plain(): pass"})
-    pytester.makeini("[pytest]\ntestpaths = tests\ntextlayer_paths =\n    dist/*.pdf\n")
+    pytester.makeini(
+        "[pytest]\ntestpaths = tests\n"
+        "textlayer_paths =\n    dist/*.pdf\n    docs/_build/**/*.pdf\n"
+    )
     on = pytester.runpytest("--textlayer", "-v")
-    on.assert_outcomes(passed=2, failed=1)
+    on.assert_outcomes(passed=4, failed=1)
     on.stdout.fnmatch_lines(["dist/one.pdf::textlayer PASSED*", "dist/two.pdf::textlayer FAILED*"])
+    on.stdout.fnmatch_lines(["docs/_build/en/guide.pdf::textlayer PASSED*"])
+    on.stdout.fnmatch_lines(["docs/_build/manual.pdf::textlayer PASSED*"])
     on.stdout.no_fnmatch_line("*ignored.pdf*")
     off = pytester.runpytest("-v")
     off.assert_outcomes(passed=1)
