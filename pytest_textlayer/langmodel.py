@@ -177,6 +177,10 @@ def _fold_letter(ch: str) -> str:
 KIND_LATIN, KIND_ALPHA, KIND_CJK, KIND_DIGIT, KIND_SPACE, KIND_PUNCT, KIND_SYMBOL, KIND_JUNK = (
     "laCd psj"
 )
+#: Private-use characters: junk inside words, icons or bullets (Wingdings, icon fonts) alone.
+KIND_PRIVATE = "u"
+#: A private-use character touching a letter, a digit or another one: a code, not an icon.
+_ATTACHED_PRIVATE = re.compile(r"(?<=[laCdu])u|u(?=[laCdu])")
 #: Symbols that never stand inside a word (quotes, apostrophes, dots and hyphens may).
 _HARD_SYMBOLS = frozenset("()[]{}<>$&#@*+=^|~\\%_:;!?")
 
@@ -190,7 +194,9 @@ def _classify_char(ch: str) -> tuple[str, str]:
         return BOUNDARY, KIND_SPACE
     if cat == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F:
         return "", ""
-    if cat in ("Cc", "Co", "Cn", "Cs") or ch == "\ufffd" or (ord(ch) & 0xFFFE) == 0xFFFE:
+    if cat == "Co":
+        return BOUNDARY, KIND_PRIVATE
+    if cat in ("Cc", "Cn", "Cs") or ch == "\ufffd" or (ord(ch) & 0xFFFE) == 0xFFFE:
         return BOUNDARY, KIND_JUNK
     if cat[0] in "LM":
         sym = _fold_letter(ch)
@@ -734,6 +740,9 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     kind = norm.translate(_KINDS)
     visible = len(kind) - kind.count(KIND_SPACE)
     junk = kind.count(KIND_JUNK)
+    private = kind.count(KIND_PRIVATE)
+    if private:
+        junk += len(_ATTACHED_PRIVATE.findall(kind))
     if visible == 0:
         return LanguageJudgement(-math.inf, 0.0, None, None, 0, "no text")
     if junk >= 3 and junk > 0.02 * visible:
@@ -742,7 +751,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                  " unassigned code points")
     odd_num, num_chars = _odd_numbers(norm)
     letters = (visible - kind.count(KIND_DIGIT) - kind.count(KIND_PUNCT)
-               - kind.count(KIND_SYMBOL) - junk)
+               - kind.count(KIND_SYMBOL) - kind.count(KIND_JUNK) - private)
 
     s = " " + " ".join(norm.translate(_SYMBOLS).split()) + " "
     counts: Counter[str] = Counter(map(operator.add, s, s[1:])) if len(s) > 2 else Counter()

@@ -248,7 +248,26 @@ ACCEPTED = {
     "greek letters in science": ("The particles measured 5 μm to 20 μm across; α and β decay "
                                  "were seen in 3 μg samples. The mean Δx was 2 μm. ") * 3,
     "japanese with latin words": "AI快適自動運転はエアコンに運転をまかせる機能です。" * 3,
+    "wingdings bullets": ("\uf0b7 Perfect hash functions\n\uf0b7 No collisions\n"
+                          "\uf0b7 Lookup in constant time\n\uf0a7 Build time\n\uf0a7 Memory\n"),
+    "stress marks": "Быстрая кори\u0301чневая лиса\u0301 пры\u0301гает через лени\u0301вую "
+                    "соба\u0301ку. В нача\u0301ле двадцатого века город быстро рос.",
+    "a language outside the reference (Hawaiian)": (
+        "Aia ke kapikala ma kapa o ka muliwai a noho ka hapa nui o nā kānaka ma laila. I ke "
+        "kauwela, lōʻihi nā lā a i ka hoʻoilo, pōkole lākou."),
+    "a language outside the reference (Maltese)": (
+        "Il-belt kapitali tinsab fuq il-port u hemmhekk jgħixu ħafna nies. Fis-sajf "
+        "it-temperatura togħla ħafna u t-turisti jiġu mill-Ewropa kollha."),
 }
+
+
+@pytest.mark.parametrize("text", [
+    "დედაქალაქი მდინარის ნაპირზე მდებარეობს და მოსახლეობის უმეტესობა იქ ცხოვრობს.",
+    "Մայրաքաղաքը գտնվում է գետի ափին, և բնակչության մեծ մասն ապրում է այնտեղ։",
+])
+def test_a_script_no_reference_language_uses_is_undecided(text: str) -> None:
+    verdict = judge(text)
+    assert verdict.passes is None and "script the model does not know" in verdict.reason
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
@@ -277,6 +296,8 @@ REJECTED = {
     "lower case moved by -29 with real spaces": (
         ")LOWHU FDUWULGJH QRW SURSHUO\\ LQVWDOOHG. 3OHDVH UHPRYH WKH FRYHU DQG FKHFN WKH "
         "VHDO EHIRUH XVLQJ WKH PDFKLQH DJDLQ."),
+    "private-use codes inside words": "The \ue001\ue002\ue003\ue004 of \ue005\ue006 and "
+                                      "\ue008\ue009 in the \ue00a\ue00b\ue00c",
     "glyph indices as control characters": "".join(
         chr(c) for c in [3, 17, 22, 5, 9, 18, 40, 33, 7, 19] * 10),
     "random ideographs": "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(300)),
