@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pikepdf  # noqa: F401  (see below)
+import pikepdf  # (also see below)
 import pypdfium2  # noqa: F401
 import pytest
 
@@ -39,6 +39,7 @@ class Pdfs:
     mixed: Path  # page 1 readable (standard font), page 2 broken
     not_pdf: Path
     truncated: Path
+    encrypted: Path
     bad_verdict: str
 
 
@@ -84,12 +85,15 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Pdfs:
     not_pdf.write_text("these are meeting notes, saved with the wrong extension\n")
     truncated = root / "truncated.pdf"
     truncated.write_bytes(good.read_bytes()[:400])
+    encrypted = root / "locked.pdf"
+    with pikepdf.open(good) as pdf:
+        pdf.save(encrypted, encryption=pikepdf.Encryption(owner="owner", user="user"))
     # Classifying both here also imports the whole core once, in this process: pytester's
     # in-process runs then reuse it instead of re-importing it on every run.
     assert classify(good).ok, classify(good).render()
     report = classify(bad)
     assert not report.ok, report.render()
-    return Pdfs(good, bad, mixed, not_pdf, truncated, report.pages[0].verdict.value)
+    return Pdfs(good, bad, mixed, not_pdf, truncated, encrypted, report.pages[0].verdict.value)
 
 
 @pytest.fixture(autouse=True)
@@ -281,11 +285,13 @@ def test_unreadable_pdfs_fail_their_own_item_in_one_line(
 ) -> None:
     _copy(pytester, pdfs.not_pdf, "in/notes.pdf")
     _copy(pytester, pdfs.truncated, "in/truncated.pdf")
+    _copy(pytester, pdfs.encrypted, "in/locked.pdf")
     _copy(pytester, pdfs.good, "in/good.pdf")
     result = pytester.runpytest("--textlayer", "in", "-rf")
-    result.assert_outcomes(passed=1, failed=2)
+    result.assert_outcomes(passed=1, failed=3)
     result.stdout.fnmatch_lines(
         [
+            "PDF could not be read: in/locked.pdf: encrypted PDF (a password is needed)",
             "PDF could not be read: in/notes.pdf: not a PDF (no %PDF- header)",
             "PDF could not be read: in/truncated.pdf: *",
         ]

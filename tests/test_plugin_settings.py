@@ -137,3 +137,17 @@ def test_ratio_edges() -> None:
     assert parse_ratio("0", "x") == 0.0
     assert parse_ratio("100%", "x") == 1.0
     assert parse_ratio(0.25, "x") == 0.25
+
+
+def test_loading_the_plugin_loads_no_pdf_library() -> None:
+    # An installed plugin loads in every pytest run of the environment: it must stay cheap.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pytest_textlayer.plugin\n"
+        "heavy = ('pikepdf', 'pypdfium2', 'fontTools', 'reportlab', 'ocrmypdf', 'pypdf')\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
