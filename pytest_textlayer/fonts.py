@@ -45,7 +45,9 @@ REASONS: dict[str, tuple[FontStatus, str, str]] = {
         "null",
         "ToUnicode maps to a null value (U+0000/FFFD/FEFF/FFFE/FFFF)",
     ),
-    "control": (FontStatus.SEVERED, "null", "ToUnicode maps to control characters"),
+    # A route to the wrong characters, not a missing one: constant-offset ToUnicode maps and
+    # glyph-id maps land on control characters (the shift rung may still read them).
+    "control": (FontStatus.WRONG, "control", "ToUnicode maps to control characters"),
     "pua": (FontStatus.WRONG, "pua", "the route leads into the Private Use Area"),
     "collapsed": (FontStatus.WRONG, "collapsed", "ToUnicode maps many codes onto one value"),
     "nocode": (FontStatus.SEVERED, "encoding", "the encoding defines no glyph for the code"),
@@ -510,14 +512,21 @@ def _judge_tounicode(cmap: CMap, code_width: int) -> _Judged:
     else:
         collapsed = set()
     kinds = Counter(bad.values())
-    null = kinds["null"] + kinds["control"]
-    if null * 2 > n:
+    null = kinds["null"]
+    if (null + kinds["control"]) * 2 > n:
         sample = Counter(t for c, t in values.items() if bad.get(c) in ("null", "control"))
         shown = ", ".join(
             f"U+{ord(t[0]):04X}" if t else "nothing" for t, _ in sample.most_common(2)
         )
+        if null >= kinds["control"]:
+            return _Judged(
+                bad, "null", FontStatus.SEVERED, f"ToUnicode maps {null} of {n} codes to {shown}"
+            )
         return _Judged(
-            bad, "null", FontStatus.SEVERED, f"ToUnicode maps {null} of {n} codes to {shown}"
+            bad,
+            "control",
+            FontStatus.WRONG,
+            f"ToUnicode maps {kinds['control']} of {n} codes to control characters ({shown}…)",
         )
     if kinds["pua"] * 2 > n:
         return _Judged(

@@ -321,6 +321,14 @@ def test_tounicode_all_fffd_carries_no_information(good_map: dict[str, str]) -> 
     assert info.problem == f"ToUnicode maps {n} of {n} codes to U+FFFD"
 
 
+def test_tounicode_into_control_characters_is_wrong(good_map: dict[str, str]) -> None:
+    """Glyph-id-like values (U+0001…) are a route to the wrong text, not a missing one."""
+    controls = {ch: chr(1 + i) for i, ch in enumerate(sorted(good_map))}
+    info, codes, bad = only_font(type0_pdf(tounicode=controls))
+    assert (info.route, info.status, bad) == ("control", FontStatus.WRONG, len(TEXT))
+    assert info.judge_use(codes)[:2] == (FontStatus.WRONG, "control")
+
+
 def test_partial_tounicode_makes_the_missing_codes_bad(good_map: dict[str, str]) -> None:
     keep = {ch: ch for ch in "Tqu"}
     info, codes, bad = only_font(type0_pdf(tounicode=keep))
