@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import InputError, MissingOCR, TextLayerError, UsageError
 from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, shorten
+from .ocr import TESSERACT_CODES
 from .settings import CheckSettings
 
 OCR_MODES = ("auto", "never", "force")
@@ -391,29 +392,96 @@ def _width(plan: _Plan) -> int:
 # --------------------------------------------------------------------------- language
 
 
+#: Installed packs that stand in for a detected language of the same script when its own is missing.
+_SCRIPT_FALLBACK = {
+    **dict.fromkeys(("rus", "ukr", "bel", "bul", "mkd", "srp"), "rus"),
+    "ell": "ell",
+}
+
+
+def _installed_or_fallback(code: str, installed: frozenset[str]) -> tuple[str, str | None]:
+    """``code`` when installed, else an installed pack of the same script, with a note.
+
+    Latin-script languages fall back to English, Cyrillic to Russian. A
+    script with no installed pack at all is MissingOCR: OCR in another
+    script would read nothing but garbage.
+    """
+    from . import ocr
+
+    parts = code.split("+")
+    missing = [p for p in parts if p not in installed]
+    if not missing:
+        return code, None
+    kept = [p for p in parts if p in installed]
+    for part in missing:
+        stand_in = _SCRIPT_FALLBACK.get(part, "eng" if part in _LATIN else None)
+        if stand_in is None or stand_in not in installed:
+            ocr.require(code)  # raises MissingOCR naming the pack
+            continue
+        kept.append(stand_in)
+    chosen = "+".join(dict.fromkeys(kept))
+    packs = " ".join(ocr.debian_package(p) for p in missing)
+    return (
+        chosen,
+        f"language pack {'+'.join(missing)} is missing; used {chosen} ({packs} reads it better)",
+    )
+
+
+#: ISO codes of the languages in TESSERACT_CODES that are not written in the Latin script.
+_NOT_LATIN = (
+    "ru",
+    "uk",
+    "be",
+    "bg",
+    "mk",
+    "sr",
+    "el",
+    "ar",
+    "fa",
+    "he",
+    "hi",
+    "th",
+    "zh",
+    "ja",
+    "ko",
+)
+#: Tesseract packs of languages written in the Latin script.
+_LATIN = frozenset(c for iso, c in TESSERACT_CODES.items() if iso not in _NOT_LATIN)
+
+
 def _choose_lang(
-    lang: str | None, readable_text: str, page_images: Iterator[Any]
+    lang: str | None, readable_text: str, page_images: Iterator[Any], notes: list[str]
 ) -> tuple[str, str]:
-    """Tesseract language and how it was chosen: given, from the text, from OSD, or eng."""
+    """Tesseract language and how it was chosen: given, from the text, from OSD, or eng.
+
+    A language the user gives must be installed (MissingOCR otherwise); a
+    detected one may stand in with an installed pack of its script, noted.
+    """
     from . import langmodel, ocr
 
     if lang:
-        return ocr.tesseract_lang(lang), "given"
+        code = ocr.tesseract_lang(lang)
+        ocr.require(code)
+        return code, "given"
+    installed = ocr.tesseract_info().languages
     if readable_text.strip():
         best = langmodel.best_language(readable_text)
         if best:
             codes = [ocr.TESSERACT_CODES.get(p) for p in best.split("+")]
             known = [c for c in codes if c]
             if known:
-                return "+".join(dict.fromkeys(known)), "from the document's readable text"
-    installed = ocr.tesseract_info().languages
+                code, note = _installed_or_fallback("+".join(dict.fromkeys(known)), installed)
+                if note:
+                    notes.append(note)
+                return code, "from the document's readable text"
     for image in page_images:
         script = ocr.detect_script(image) or "eng"
+        ocr.require(script)
         # A first pass in the script's default language, then the model names the language.
         best = langmodel.best_language(ocr.chars_text(ocr.recognise(image, script)))
-        code = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
-        if code and code in installed:
-            return code, "from a first OCR pass of the page"
+        found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
+        if found and found in installed:
+            return found, "from a first OCR pass of the page"
         return script, "from Tesseract's script detection"
     return "eng", "default"
 
@@ -529,8 +597,7 @@ def _repair_open(
                 + [p.usage.text(p.mapping) for p in plans if p.mapping]
             )
             pages = sorted({i for p in open_plans for i in p.usage.pages})
-            tess_lang, how = _choose_lang(lang, readable, _page_images(data, pages[:1]))
-            ocrlib.require(tess_lang)
+            tess_lang, how = _choose_lang(lang, readable, _page_images(data, pages[:1]), notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
             found = recover.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:
@@ -579,7 +646,7 @@ def _repair_open(
             info = ocrlib.tesseract_info()
             readable = "\n".join(p.sample for p in middle.pages if p.verdict is Verdict.READABLE)
             images = _page_images(_pdf_bytes(pdf), sorted(todo)[:1])
-            tess_lang, how = _choose_lang(lang, readable, images)
+            tess_lang, how = _choose_lang(lang, readable, images, notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
     _write_atomically(pdf, dst)

@@ -167,3 +167,15 @@ def test_probe_reports_version_and_languages() -> None:
     assert info.version[0].isdigit()
     assert {"eng", "fra"} <= info.languages
     assert shutil.which("tesseract") is not None
+
+
+def test_detected_language_without_its_pack_stands_in_within_its_script() -> None:
+    from pytest_textlayer.repair import _installed_or_fallback
+
+    installed = frozenset({"eng", "fra", "rus", "osd"})
+    assert _installed_or_fallback("fra", installed) == ("fra", None)
+    code, note = _installed_or_fallback("ita", installed)
+    assert code == "eng" and note is not None and "tesseract-ocr-ita" in note
+    assert _installed_or_fallback("ukr+eng", installed)[0] == "eng+rus"
+    with pytest.raises(MissingOCR, match="tesseract-ocr-ara"):
+        _installed_or_fallback("ara", installed)
