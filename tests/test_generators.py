@@ -716,3 +716,11 @@ def test_image_only_page_shows_the_text_to_ocr(lang: str, tmp_path: Path) -> Non
     words = re.findall(r"\w+", fx.pages[0].text)
     read = set(re.findall(r"\w+", result.stdout))
     assert sum(w in read for w in words) >= 0.9 * len(words)
+
+
+def test_write_corpus_refuses_unknown_or_no_languages(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="no default text for language 'xx'"):
+        write_corpus(tmp_path / "c", languages=("en", "xx"))
+    with pytest.raises(UsageError, match="at least one language"):
+        write_corpus(tmp_path / "c", languages=())
+    assert not (tmp_path / "c").exists()
