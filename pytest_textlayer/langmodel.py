@@ -74,6 +74,9 @@ MAX_MIXED_SHARE = 0.03
 #: With more candidate languages than this, they are first ranked on the most frequent pairs.
 PREFILTER_KEEP = 6
 PREFILTER_PAIRS = 80
+#: Symbols of a page judged at most, in windows spread over it (speed on long pages).
+MAX_SYMBOLS = 3000
+SAMPLE_WINDOWS = 6
 #: Add-one smoothing constant.
 ALPHA = 1.0
 
@@ -409,26 +412,27 @@ class LanguageModel:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> LanguageModel:
+    def from_json(cls, data: Mapping[str, Any], *, trusted: bool = False) -> LanguageModel:
         pairs = data["pairs"]
-        if not isinstance(pairs, dict) or not all(
+        if not isinstance(pairs, dict) or not trusted and not all(
             isinstance(k, str) and len(k) == 2 and isinstance(v, (int, float)) and v >= 0
             for k, v in pairs.items()
         ):
             raise ValueError("'pairs' must map two-symbol strings to counts")
         expected = data.get("expected")
         rows = data.get("rows")
-        if rows is not None and not (isinstance(rows, dict) and all(
+        if rows is not None and not trusted and not (isinstance(rows, dict) and all(
                 isinstance(k, str) and len(k) == 1 and isinstance(v, (int, float))
                 for k, v in rows.items())):
             raise ValueError("'rows' must map symbols to counts")
         return cls(
             lang=str(data["lang"]),
-            pairs={k: float(v) for k, v in pairs.items()},
+            pairs=pairs if trusted else {k: float(v) for k, v in pairs.items()},
             threshold=float(data["threshold"]),
             name=str(data.get("name", "")),
             expected=None if expected is None else float(expected),
-            rows=None if rows is None else {k: float(v) for k, v in rows.items()},
+            rows=None if rows is None else rows if trusted else {
+                k: float(v) for k, v in rows.items()},
         )
 
 
@@ -479,13 +483,14 @@ class LetterPairModel:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> LetterPairModel:
+    def from_json(cls, data: Any, *, trusted: bool = False) -> LetterPairModel:
+        """A model from its JSON form; `trusted` (the built-in file) skips checking every count."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"expected format {FORMAT!r}")
         langs = data.get("languages")
         if not isinstance(langs, list) or not langs:
             raise ValueError("no languages in the model")
-        models = [LanguageModel.from_json(x) for x in langs]
+        models = [LanguageModel.from_json(x, trusted=trusted) for x in langs]
         return cls({m.lang: m for m in models}, source=str(data.get("source", "")))
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -629,7 +634,7 @@ def reference_model() -> LetterPairModel:
         raise UsageError(f"{REFERENCE_PATH}: built-in letter-pair model unreadable: {exc}"
                          ) from None
     install_han_fold(data.get("han_classes", []))
-    model = LetterPairModel.from_json(data)
+    model = LetterPairModel.from_json(data, trusted=True)
     _MODEL_CACHE["reference"] = model
     return model
 
@@ -720,6 +725,28 @@ def _group_pairs(counts: Counter[str]) -> tuple[dict[str, dict[str, int]], int]:
     return groups, dropped
 
 
+def _sample(symbols: str) -> str:
+    """At most MAX_SYMBOLS symbols, taken in SAMPLE_WINDOWS windows spread over the text.
+
+    A long page says what it is in a few thousand letters; windows from its
+    whole length keep a bad second column or footer in view. Windows start and
+    end at word boundaries (the joins are boundaries too).
+    """
+    if len(symbols) <= MAX_SYMBOLS:
+        return symbols
+    width = MAX_SYMBOLS // SAMPLE_WINDOWS
+    step = (len(symbols) - width) / (SAMPLE_WINDOWS - 1)
+    parts = []
+    for i in range(SAMPLE_WINDOWS):
+        start = int(i * step)
+        start = symbols.find(" ", start)
+        end = symbols.rfind(" ", start + 1, start + width + 1)
+        if start < 0 or end <= start:
+            continue
+        parts.append(symbols[start:end])
+    return "".join(parts) + " "
+
+
 def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None = None,
           min_pairs: int = MIN_PAIRS) -> LanguageJudgement:
     """Does `text` look like natural language in a language the model knows?
@@ -749,11 +776,15 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{junk} of {visible} characters are control, private-use or"
                                  " unassigned code points")
-    odd_num, num_chars = _odd_numbers(norm)
-    letters = (visible - kind.count(KIND_DIGIT) - kind.count(KIND_PUNCT)
+    digits = kind.count(KIND_DIGIT)
+    letters = (visible - digits - kind.count(KIND_PUNCT)
                - kind.count(KIND_SYMBOL) - kind.count(KIND_JUNK) - private)
+    odd_num = num_chars = 0
+    if digits and (visible - letters >= letters or letters < 4 * MIN_PAIRS):
+        # digit groups matter only where letters do not dominate
+        odd_num, num_chars = _odd_numbers(norm)
 
-    s = " " + " ".join(norm.translate(_SYMBOLS).split()) + " "
+    s = _sample(" " + " ".join(norm.translate(_SYMBOLS).split()) + " ")
     counts: Counter[str] = Counter(map(operator.add, s, s[1:])) if len(s) > 2 else Counter()
     groups, mixed = _group_pairs(counts)
 
@@ -770,30 +801,28 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                  f"{odd_in_words} punctuation or Latin characters inside words"
                                  " of another script")
 
-    letter_pairs = sum(n for k, n in counts.items() if BOUNDARY not in k)
+    # every pair but those touching a boundary (two per word): no loop over the pairs
+    letter_pairs = max(len(s) - 1 - 2 * (s.count(BOUNDARY) - 1), 0)
     if mixed >= 4 and mixed > MAX_MIXED_SHARE * max(letter_pairs, 1):
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{mixed} of {letter_pairs} letter pairs join two alphabets"
                                  " inside a word")
 
     # letters that no language uses (rare ideographs, archaic or phonetic letters)
-    letter_counts = Counter(s)
-    del letter_counts[BOUNDARY]
-    in_known_scripts = unknown_letters = 0
-    for sym, n in letter_counts.items():
-        if group_of(sym) in model.by_group:
-            in_known_scripts += n
-            if sym not in model.known:
-                unknown_letters += n
+    group_letters = {g: sum(n for k, n in c.items() if k[0] != BOUNDARY)
+                     for g, c in groups.items()}
+    total_letters = sum(group_letters.values())
+    distinct = set(s).difference(model.known)
+    distinct.discard(BOUNDARY)
+    unknown_letters = sum(s.count(c) for c in distinct if group_of(c) in model.by_group)
+    in_known_scripts = unknown_letters + sum(
+        s.count(c) for c in set(s).intersection(model.known))
     if in_known_scripts >= 20 and unknown_letters > MAX_UNKNOWN_SHARE * in_known_scripts:
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{unknown_letters} of {in_known_scripts} letters are rare"
                                  " characters no known language uses")
 
     # letters spread over many scripts: glyph indices, not a language
-    group_letters = {g: sum(n for k, n in c.items() if k[0] != BOUNDARY)
-                     for g, c in groups.items()}
-    total_letters = sum(group_letters.values())
     if total_letters >= 12:
         big = [g for g, n in group_letters.items() if n >= 0.05 * total_letters]
         if len(big) >= 4:
