@@ -14,7 +14,6 @@ adapts them to pytest's hooks, and is the only one that imports pytest.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from .model import DocumentReport
 from .pytest_reports import SessionRecord, reader_versions
 from .pytest_settings import (
     MARKER_SIGNATURE,
+    CollectScope,
     RawOptions,
     SettingError,
     apply_marker,
@@ -56,40 +56,11 @@ class TextLayerState:
     enforcing: bool
     base: CheckSettings
     report_path: Path | None
-    invocation_dir: Path
-    explicit_files: set[Path] = field(default_factory=set)
-    explicit_dirs: list[Path] = field(default_factory=list)
-    globs: list[str] = field(default_factory=list)
-    glob_root: Path = Path(".")
-    #: Directories on the way to a named PDF or directory, walked even if norecursedirs says no.
-    wanted_dirs: set[Path] = field(default_factory=set)
+    scope: CollectScope
     record: SessionRecord = field(default_factory=SessionRecord)
 
-    def want(self, path: Path, *, is_dir: bool) -> None:
-        self.wanted_dirs.update(path.parents)
-        if is_dir:
-            self.wanted_dirs.add(path)
-
-    def should_collect(self, path: Path) -> bool:
-        """Only PDFs the user named: on the command line, under a named directory, or by glob."""
-        if not self.enforcing or path.suffix.lower() != ".pdf":
-            return False
-        path = path.resolve()
-        if path in self.explicit_files or any(d in path.parents for d in self.explicit_dirs):
-            return True
-        rel = _relative(path, self.glob_root)
-        return rel is not None and any(fnmatch.fnmatch(rel, g) for g in self.globs)
-
     def display(self, path: Path) -> str:
-        rel = _relative(path.resolve(), self.invocation_dir)
-        return rel if rel is not None else str(path)
-
-
-def _relative(path: Path, root: Path) -> str | None:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return None
+        return self.scope.display(path)
 
 
 # -- options and configuration ----------------------------------------------------------
@@ -161,44 +132,30 @@ def pytest_configure(config: pytest.Config) -> None:
     except SettingError as exc:
         raise pytest.UsageError(str(exc)) from None
     report = config.getoption("textlayer_report")
-    state = TextLayerState(
-        enforcing=bool(config.getoption("textlayer")),
-        base=base,
-        report_path=(invocation / report) if report else None,
+    scope = CollectScope(
         invocation_dir=invocation.resolve(),
         globs=[g.strip() for g in config.getini("textlayer_paths") if g.strip()],
         glob_root=config.rootpath.resolve(),
     )
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         for arg in config.args:
-            target = (invocation / arg.split("::")[0]).resolve()
-            if target.is_dir():
-                state.explicit_dirs.append(target)
-            else:
-                state.explicit_files.add(target)
-            state.want(target, is_dir=target.is_dir())
-    if state.enforcing:
-        _add_glob_matches(config, state)
-    config.stash[STATE] = state
+            scope.name_argument(arg)
+    enforcing = bool(config.getoption("textlayer"))
+    if enforcing:
+        # Glob matches become collection arguments (pytest removes overlaps).
+        config.args.extend(scope.expand_globs(config.args))
+    config.stash[STATE] = TextLayerState(
+        enforcing=enforcing,
+        base=base,
+        report_path=(invocation / report) if report else None,
+        scope=scope,
+    )
 
 
 def _ini_str(config: pytest.Config, name: str) -> str | None:
     value = config.getini(name)
     text = " ".join(value) if isinstance(value, list) else str(value or "")
     return text.strip() or None
-
-
-def _add_glob_matches(config: pytest.Config, state: TextLayerState) -> None:
-    """`textlayer_paths` globs become collection arguments (pytest removes overlaps)."""
-    have = {(state.invocation_dir / a.split("::")[0]).resolve() for a in config.args}
-    for pattern in state.globs:
-        for match in sorted(state.glob_root.glob(pattern)):
-            if match.is_file():
-                state.explicit_files.add(match.resolve())
-                state.want(match.resolve(), is_dir=False)
-                if match.resolve() not in have:
-                    config.args.append(str(match))
-                    have.add(match.resolve())
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -229,18 +186,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     into it.
     """
     state = config.stash.get(STATE, None)
-    if state is None or not state.enforcing or collection_path.resolve() not in state.wanted_dirs:
+    if state is None or not state.enforcing:
         return None
-    ignored = config.getoption("ignore") or []
-    invocation = state.invocation_dir
-    if any((invocation / p).resolve() == collection_path.resolve() for p in ignored):
-        return None
-    return False
+    return False if state.scope.walks_into(collection_path, config.getoption("ignore")) else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     state = parent.config.stash[STATE]
-    if state.should_collect(file_path):
+    if state.enforcing and state.scope.should_collect(file_path):
         return TextLayerFile.from_parent(parent, path=file_path)
     return None
 

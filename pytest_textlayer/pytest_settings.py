@@ -9,9 +9,10 @@ test (a marker's keywords).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .model import DEFAULT_OK, Verdict
@@ -240,3 +241,76 @@ def describe(settings: CheckSettings) -> str:
     if settings.model:
         parts.append(f"model={settings.model}")
     return " ".join(parts)
+
+
+@dataclass
+class CollectScope:
+    """Which PDF files become test items under ``--textlayer``: only those the user named.
+
+    Named means given on the command line, found under a directory given on
+    the command line, or matched by a `textlayer_paths` glob. PDFs met while
+    walking `testpaths` or the current directory are left alone, so test
+    data that is broken on purpose stays out of the gate.
+    """
+
+    invocation_dir: Path
+    globs: list[str] = field(default_factory=list)
+    glob_root: Path = Path(".")
+    files: set[Path] = field(default_factory=set)
+    dirs: list[Path] = field(default_factory=list)
+    #: Directories on the way to a named path: walked even where norecursedirs says no.
+    wanted_dirs: set[Path] = field(default_factory=set)
+
+    def name_argument(self, arg: str) -> None:
+        """A command-line argument (``path`` or ``path::test``)."""
+        target = (self.invocation_dir / arg.split("::")[0]).resolve()
+        if target.is_dir():
+            self.dirs.append(target)
+            self.wanted_dirs.add(target)
+        else:
+            self.files.add(target)
+        self.wanted_dirs.update(target.parents)
+
+    def expand_globs(self, args: Iterable[str]) -> list[str]:
+        """The files the globs match, named; returns those `args` do not already hold."""
+        have = {(self.invocation_dir / a.split("::")[0]).resolve() for a in args}
+        new: list[str] = []
+        for pattern in self.globs:
+            for match in sorted(self.glob_root.glob(pattern)):
+                path = match.resolve()
+                if not path.is_file():
+                    continue
+                self.files.add(path)
+                self.wanted_dirs.update(path.parents)
+                if path not in have:
+                    have.add(path)
+                    new.append(str(path))
+        return new
+
+    def should_collect(self, path: Path) -> bool:
+        if path.suffix.lower() != ".pdf":
+            return False
+        path = path.resolve()
+        if path in self.files or any(d in path.parents for d in self.dirs):
+            return True
+        rel = _relative(path, self.glob_root)
+        return rel is not None and any(fnmatch.fnmatch(rel, g) for g in self.globs)
+
+    def walks_into(self, directory: Path, ignored: Iterable[str] | None = None) -> bool:
+        """True for a directory on the way to a named path, unless the user --ignore'd it."""
+        directory = directory.resolve()
+        if directory not in self.wanted_dirs:
+            return False
+        return all((self.invocation_dir / p).resolve() != directory for p in ignored or ())
+
+    def display(self, path: Path) -> str:
+        """The path as the user would type it: relative to where pytest was started."""
+        rel = _relative(path.resolve(), self.invocation_dir)
+        return rel if rel is not None else str(path)
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None

@@ -151,3 +151,45 @@ def test_loading_the_plugin_loads_no_pdf_library() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _tree(root: Path, *names: str) -> None:
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF-1.7\n")
+
+
+def test_collect_scope_takes_only_named_pdfs(tmp_path: Path) -> None:
+    from pytest_textlayer.pytest_settings import CollectScope
+
+    _tree(tmp_path, "build/a.pdf", "build/sub/b.PDF", "tests/data/broken.pdf", "one.pdf", "x.txt")
+    scope = CollectScope(invocation_dir=tmp_path, glob_root=tmp_path)
+    for arg in ("build", "one.pdf::ignored-suffix"):
+        scope.name_argument(arg)
+    assert scope.should_collect(tmp_path / "build" / "a.pdf")
+    assert scope.should_collect(tmp_path / "build" / "sub" / "b.PDF")
+    assert scope.should_collect(tmp_path / "one.pdf")
+    assert not scope.should_collect(tmp_path / "tests" / "data" / "broken.pdf")
+    assert not scope.should_collect(tmp_path / "x.txt")
+    assert scope.display(tmp_path / "build" / "a.pdf") == "build/a.pdf"
+
+
+def test_collect_scope_globs_and_walking(tmp_path: Path) -> None:
+    from pytest_textlayer.pytest_settings import CollectScope
+
+    _tree(tmp_path, "dist/a.pdf", "docs/_build/m.pdf", "docs/_build/en/g.pdf", "other/c.pdf")
+    scope = CollectScope(
+        invocation_dir=tmp_path, glob_root=tmp_path, globs=["dist/*.pdf", "docs/_build/**/*.pdf"]
+    )
+    new = scope.expand_globs([str(tmp_path / "dist" / "a.pdf")])
+    assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in new) == [
+        "docs/_build/en/g.pdf",
+        "docs/_build/m.pdf",
+    ]
+    assert scope.should_collect(tmp_path / "docs" / "_build" / "m.pdf")
+    assert not scope.should_collect(tmp_path / "other" / "c.pdf")
+    # dist/ is in pytest's norecursedirs; it is walked because a named file lies in it.
+    assert scope.walks_into(tmp_path / "dist")
+    assert not scope.walks_into(tmp_path / "other")
+    assert not scope.walks_into(tmp_path / "dist", ignored=["dist"])
