@@ -67,6 +67,8 @@ FORMAT = "pytest-textlayer letter-pair model 1"
 BOUNDARY = " "
 #: Letters rarer than this share of a language's letters join their script's unseen class.
 RARE_SHARE = 2e-5
+#: A text of 40 letters or more uses at least this many distinct letters in any language.
+MIN_DISTINCT_LETTERS = 5
 #: Share of letters outside every language's alphabet above which a text is not language.
 MAX_UNKNOWN_SHARE = 0.3
 #: Share of letter pairs that may join two alphabets (μm, وPython) before a text is a mix-up.
@@ -730,7 +732,8 @@ def _sample(symbols: str) -> str:
 
     A long page says what it is in a few thousand letters; windows from its
     whole length keep a bad second column or footer in view. Windows start and
-    end at word boundaries (the joins are boundaries too).
+    end at a word boundary when one is near (unspaced scripts have none: they
+    are cut where they are), and are joined by a boundary.
     """
     if len(symbols) <= MAX_SYMBOLS:
         return symbols
@@ -739,12 +742,15 @@ def _sample(symbols: str) -> str:
     parts = []
     for i in range(SAMPLE_WINDOWS):
         start = int(i * step)
-        start = symbols.find(" ", start)
-        end = symbols.rfind(" ", start + 1, start + width + 1)
-        if start < 0 or end <= start:
-            continue
-        parts.append(symbols[start:end])
-    return "".join(parts) + " "
+        end = min(start + width, len(symbols))
+        near = symbols.find(BOUNDARY, start, start + width // 4)
+        if near >= 0:
+            start = near + 1
+        near = symbols.rfind(BOUNDARY, end - width // 4, end)
+        if near > start:
+            end = near
+        parts.append(symbols[start:end].strip())
+    return " " + " ".join(p for p in parts if p) + " "
 
 
 def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None = None,
@@ -812,11 +818,17 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     group_letters = {g: sum(n for k, n in c.items() if k[0] != BOUNDARY)
                      for g, c in groups.items()}
     total_letters = sum(group_letters.values())
-    distinct = set(s).difference(model.known)
+    alphabet = set(s)
+    if total_letters >= 40 and len(alphabet) - 1 < MIN_DISTINCT_LETTERS:
+        # every glyph mapped to one or two values ("aaaa aaa"): no language has so few letters
+        return LanguageJudgement(-math.inf, 0.0, False, None, 0,
+                                 f"{total_letters} letters use only {len(alphabet) - 1} distinct"
+                                 " letters")
+    distinct = alphabet.difference(model.known)
     distinct.discard(BOUNDARY)
     unknown_letters = sum(s.count(c) for c in distinct if group_of(c) in model.by_group)
     in_known_scripts = unknown_letters + sum(
-        s.count(c) for c in set(s).intersection(model.known))
+        s.count(c) for c in alphabet.intersection(model.known))
     if in_known_scripts >= 20 and unknown_letters > MAX_UNKNOWN_SHARE * in_known_scripts:
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{unknown_letters} of {in_known_scripts} letters are rare"

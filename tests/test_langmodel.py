@@ -17,10 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_textlayer import langmodel
 from pytest_textlayer.errors import UsageError
 from pytest_textlayer.langmodel import LetterPairModel, best_language, fit, judge, score
+from pytest_textlayer.textrepair import repair_text
 
 PROSE = {
     "en": "The quick brown fox jumps over the lazy dog. In the beginning of the twentieth "
@@ -314,6 +317,29 @@ REJECTED = {
 def test_the_reference_rejects_corrupted_text(name: str) -> None:
     verdict = judge(REJECTED[name])
     assert verdict.passes is False, verdict.reason
+
+
+def test_every_glyph_on_one_letter_is_not_language() -> None:
+    assert judge("aaa aaaa aa aaaaa " * 10).passes is False
+    assert "distinct" in judge("ab ba aab " * 10).reason
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja", "en", "ar"])
+def test_long_pages_are_judged_on_a_sample_spread_over_them(lang: str) -> None:
+    page = "\n".join([PROSE[lang]] * 40)  # Chinese and Japanese: words without spaces
+    verdict = judge(page)
+    assert verdict.passes is True and 0 < verdict.pairs <= langmodel.MAX_SYMBOLS + 10
+    bad_tail = page + "\n" + enciphered(PROSE["en"] * 40)
+    assert judge(bad_tail).score < verdict.score
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400))
+def test_judge_and_repair_accept_any_text(text: str) -> None:
+    verdict = judge(text)
+    assert verdict.passes in (True, False, None) and verdict.reason
+    repaired = repair_text(text)
+    assert repaired.changed or repaired.text == text
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "pl", "ru", "el", "ar"])
