@@ -58,6 +58,8 @@ class TextLayerState:
     report_path: Path | None
     scope: CollectScope
     record: SessionRecord = field(default_factory=SessionRecord)
+    #: Why the JSON report could not be written, shown in the summary.
+    report_error: str | None = None
 
     def display(self, path: Path) -> str:
         return self.scope.display(path)
@@ -407,7 +409,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput[WORKER_KEY] = state.record.payload()
         return
     if state.report_path is not None:
-        state.record.write_json(state.report_path)
+        try:
+            state.record.write_json(state.report_path)
+        except OSError as exc:  # the run's own outcome matters more than its report file
+            state.report_error = f"{state.report_path}: {exc.strerror or exc}"
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -427,5 +433,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.write_sep("-", "textlayer")
     for line in state.record.summary_lines(enforcing=state.enforcing):
         terminalreporter.write_line(line)
-    if state.report_path is not None:
+    if state.report_error is not None:
+        terminalreporter.write_line(f"textlayer report NOT written: {state.report_error}", red=True)
+    elif state.report_path is not None:
         terminalreporter.write_line(f"textlayer report written to {state.report_path}")

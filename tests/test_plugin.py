@@ -660,3 +660,11 @@ def test_factory_writes_fixtures_with_their_truth(pytester: pytest.Pytester) -> 
     result = pytester.runpytest("--textlayer")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*- textlayer -*", "no PDF checked"])
+
+
+def test_json_report_that_cannot_be_written(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
+    pytester.makepyfile(f"def test_it(textlayer): textlayer.check({str(pdfs.good)!r})")
+    (pytester.path / "taken").write_text("a file where a directory should be")
+    result = pytester.runpytest("--textlayer-report=taken/report.json")
+    result.stdout.fnmatch_lines(["textlayer report NOT written: */taken/report.json: *"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
