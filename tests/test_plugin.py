@@ -668,3 +668,27 @@ def test_json_report_that_cannot_be_written(pytester: pytest.Pytester, pdfs: Pdf
     result = pytester.runpytest("--textlayer-report=taken/report.json")
     result.stdout.fnmatch_lines(["textlayer report NOT written: */taken/report.json: *"])
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+REAL_CORPUS = Path("/work/shared/corpus/real")
+
+
+@pytest.mark.skipif(not REAL_CORPUS.is_dir(), reason="the real-PDF corpus is not on this machine")
+def test_real_corpus_one_item_per_file_and_the_core_s_verdicts(pytester: pytest.Pytester) -> None:
+    # Third-party PDFs from many producers, read in place (never copied): every file gets
+    # exactly one item, a bad file never stops the session, and the items agree with the core.
+    files = sorted(REAL_CORPUS.glob("*.pdf"))
+    result = pytester.runpytest("--textlayer", str(REAL_CORPUS), "--textlayer-report=r.json")
+    outcomes = result.parseoutcomes()
+    documents = json.loads((pytester.path / "r.json").read_text())["documents"]
+    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == len(files)
+    assert "error" not in outcomes and "errors" not in outcomes
+    assert len(documents) == len(files)
+    assert outcomes.get("failed", 0) == sum(not d["ok"] for d in documents)
+    for document in documents:
+        path = REAL_CORPUS / Path(document["path"]).name
+        core = classify(path)
+        assert [p["verdict"] for p in document["pages"]] == [
+            p.verdict.value for p in core.pages
+        ], path.name
+        assert document["error"] == core.error
