@@ -104,6 +104,8 @@ _GROUP = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HAN": "CJK", "BOPOMOFO": "CJK"}
 #: Groups whose text has no spaces between words, so that a change of script is a boundary.
 _UNSPACED = frozenset({"CJK", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR"})
 
+#: Scripts written right to left (extracted in either order).
+_RIGHT_TO_LEFT = frozenset({"ARABIC", "HEBREW", "SYRIAC", "THAANA"})
 #: Groups of symbols that take the writing system of the letters around them.
 _INHERIT = frozenset({"COMBINING", "OTHER"})
 
@@ -866,6 +868,11 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                 head_keys, head_vals) / head_n)
             candidates = tuple(ranked[:PREFILTER_KEEP])
         scored = [(lm.total(keys, vals) / n, lm) for lm in candidates]
+        if g in _RIGHT_TO_LEFT:
+            # some producers store right-to-left text in visual order: every word reversed is
+            # still the characters drawn, so it is scored both ways
+            rkeys = [k[1] + k[0] for k in keys]
+            scored = [(max(x[0], x[1].total(rkeys, vals) / n), x[1]) for x in scored]
         accepted = [x for x in scored if x[0] >= x[1].threshold]
         if accepted:  # the most likely language among those that accept the text
             best_score, best_lm = max(accepted, key=lambda x: x[0])

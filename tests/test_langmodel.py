@@ -319,6 +319,12 @@ def test_the_reference_rejects_corrupted_text(name: str) -> None:
     assert verdict.passes is False, verdict.reason
 
 
+@pytest.mark.parametrize("lang", ["ar", "he", "fa", "ur"])
+def test_right_to_left_text_in_visual_order_is_still_its_characters(lang: str) -> None:
+    reversed_words = " ".join(word[::-1] for word in PROSE[lang].split())
+    assert judge(reversed_words).passes is True
+
+
 def test_every_glyph_on_one_letter_is_not_language() -> None:
     assert judge("aaa aaaa aa aaaaa " * 10).passes is False
     assert "distinct" in judge("ab ba aab " * 10).reason
