@@ -243,7 +243,10 @@ def item_settings(item: pytest.Item) -> CheckSettings:
         return cached
     base = item.config.stash[STATE].base
     marker = item.get_closest_marker("textlayer")
-    settings = base if marker is None else apply_marker(base, marker.args, marker.kwargs)
+    if marker is None:
+        settings = base
+    else:
+        settings = apply_marker(base, marker.args, marker.kwargs, item.config.rootpath)
     item.stash[ITEM_SETTINGS] = settings
     return settings
 
@@ -323,7 +326,9 @@ class TextLayerChecker:
         from .assertion import check
 
         try:
-            settings = apply_overrides(self.settings, overrides, "textlayer.check")
+            settings = apply_overrides(
+                self.settings, overrides, "textlayer.check", self._item.config.rootpath
+            )
         except SettingError as exc:
             raise TypeError(str(exc)) from None
         if isinstance(pdf, (str, os.PathLike)):

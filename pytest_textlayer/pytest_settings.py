@@ -115,6 +115,13 @@ def parse_model(value: object, where: str, base: Path | None = None) -> Path | N
         path = base / path
     if not path.is_file():
         raise SettingError(f"{where}: model file {str(value)!r} does not exist")
+    from .errors import TextLayerError
+    from .langmodel import LetterPairModel
+
+    try:  # a bad model is a usage error now, not a crash in every check later
+        LetterPairModel.load(path)
+    except (TextLayerError, ValueError, OSError) as exc:
+        raise SettingError(f"{where}: {exc}") from None
     return path
 
 
@@ -186,13 +193,16 @@ def resolve_base(
 
 
 def apply_marker(
-    settings: CheckSettings, args: Sequence[object], kwargs: Mapping[str, object]
+    settings: CheckSettings,
+    args: Sequence[object],
+    kwargs: Mapping[str, object],
+    base: Path | None = None,
 ) -> CheckSettings:
     """The session's settings narrowed by a ``@pytest.mark.textlayer(...)``: the marker wins.
 
     `allow` replaces the allowed verdicts of the command line and ini (the
     marker states what this test accepts); every other keyword replaces its
-    setting.
+    setting. A relative `model` path resolves against `base` (the rootdir).
     """
     if args:
         raise SettingError(
@@ -205,11 +215,11 @@ def apply_marker(
             f"@pytest.mark.textlayer: unknown keyword(s) {', '.join(unknown)} "
             f"(known: {', '.join(MARKER_KEYWORDS)})"
         )
-    return apply_overrides(settings, kwargs, "@pytest.mark.textlayer")
+    return apply_overrides(settings, kwargs, "@pytest.mark.textlayer", base)
 
 
 def apply_overrides(
-    settings: CheckSettings, kwargs: Mapping[str, object], where: str
+    settings: CheckSettings, kwargs: Mapping[str, object], where: str, base: Path | None = None
 ) -> CheckSettings:
     """Apply known keyword overrides (marker or call keywords) to settings."""
     changes: dict[str, object] = {}
@@ -226,7 +236,7 @@ def apply_overrides(
         elif key == "max_bad_glyphs":
             changes["max_bad_glyphs"] = parse_ratio(value, name)
         elif key == "model":
-            changes["model"] = parse_model(value, name)
+            changes["model"] = parse_model(value, name, base)
         else:
             raise SettingError(f"{where}: unknown keyword {key!r}")
     return settings.replace(**changes) if changes else settings

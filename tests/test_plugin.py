@@ -692,3 +692,42 @@ def test_real_corpus_one_item_per_file_and_the_core_s_verdicts(pytester: pytest.
             p.verdict.value for p in core.pages
         ], path.name
         assert document["error"] == core.error
+
+
+def test_model_from_marker_command_line_and_ini(
+    pytester: pytest.Pytester, pdfs: Pdfs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_textlayer.langmodel import fit
+
+    english = [
+        "The invoice lists every service we delivered during the month, with its price.",
+        "Payment is due within thirty days of the date printed at the top of this page.",
+    ]
+    (pytester.path / "models").mkdir()
+    fit(english).save(pytester.path / "models" / "en.json")
+    fit(english).save(pytester.path / "models" / "cli.json")
+    pytester.makeini("[pytest]\ntextlayer_model = models/en.json\n")
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        import os
+
+        def test_ini_or_cli(textlayer, request):
+            expected = request.config.rootpath / "models" / os.environ["EXPECTED_MODEL"]
+            assert textlayer.settings.model == expected
+            assert textlayer.check({str(pdfs.good)!r}).pages
+
+        @pytest.mark.textlayer(model="models/cli.json")
+        def test_marker(textlayer, request):
+            assert textlayer.settings.model == request.config.rootpath / "models" / "cli.json"
+        """
+    )
+    monkeypatch.setenv("EXPECTED_MODEL", "en.json")
+    pytester.runpytest().assert_outcomes(passed=2)
+    monkeypatch.setenv("EXPECTED_MODEL", "cli.json")
+    pytester.runpytest("--textlayer-model=models/cli.json").assert_outcomes(passed=2)
+    (pytester.path / "models" / "notes.json").write_text('{"notes": []}')
+    bad = pytester.runpytest("--textlayer-model=models/notes.json")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["ERROR: --textlayer-model: *notes.json: not a letter-pair model*"])

@@ -98,10 +98,32 @@ def test_bad_ini_values_name_the_ini_key() -> None:
         resolve_base(NONE, RawOptions(allow="nope"))
 
 
+ENGLISH = [
+    "The invoice lists every service we delivered during the month, with its price.",
+    "Payment is due within thirty days of the date printed at the top of this page.",
+    "Please quote the invoice number when you write to us about this account.",
+]
+
+
+def _model(path: Path) -> Path:
+    from pytest_textlayer.langmodel import fit
+
+    fit(ENGLISH).save(path)
+    return path
+
+
 def test_model_paths_resolve_against_their_source(tmp_path: Path) -> None:
-    (tmp_path / "m.json").write_text("{}")
+    _model(tmp_path / "m.json")
     settings = resolve_base(NONE, RawOptions(model="m.json"), ini_dir=tmp_path)
     assert settings.model == tmp_path / "m.json"
+    marked = apply_marker(CheckSettings(), (), {"model": "m.json"}, base=tmp_path)
+    assert marked.model == tmp_path / "m.json"
+
+
+def test_a_file_that_is_not_a_model_is_refused_up_front(tmp_path: Path) -> None:
+    (tmp_path / "m.json").write_text('{"not": "a model"}')
+    with pytest.raises(SettingError, match=r"^--textlayer-model: .*: not a letter-pair model"):
+        resolve_base(RawOptions(model=str(tmp_path / "m.json")), NONE)
 
 
 def test_unknown_marker_keywords_are_named() -> None:
