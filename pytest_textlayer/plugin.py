@@ -290,8 +290,8 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     state = item.config.stash[STATE]
     seen = item.stash.get(ITEM_SEEN, set())
     failures: list[str] = []
-    for pdf in sorted(tmp.rglob("*.pdf")):
-        if pdf.resolve() in seen:
+    for pdf in sorted(tmp.rglob("*")):
+        if pdf.suffix.lower() != ".pdf" or not pdf.is_file() or pdf.resolve() in seen:
             continue
         report, message = check(pdf, item_settings(item), name=str(pdf))
         if message is not None:

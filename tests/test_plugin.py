@@ -435,7 +435,7 @@ def test_marked_writes_bad(tmp_path):
 
 @pytest.mark.textlayer
 def test_marked_writes_good(tmp_path):
-    shutil.copyfile({good!r}, tmp_path / "report.pdf")
+    shutil.copyfile({good!r}, tmp_path / "REPORT.PDF")
 
 def test_unmarked_writes_bad(tmp_path):
     shutil.copyfile({bad!r}, tmp_path / "report.pdf")
