@@ -273,11 +273,18 @@ def _unicode_by_glyph(tt: Any) -> dict[str, str]:
     return out
 
 
+#: AGL names mapped to two code points, where fontTools picks the symbol over the Greek letter
+#: that fonts almost always mean (a Greek Ω drawn by the glyph "Omega" is not the ohm sign).
+_AGL_LETTERS = {"Omega": "\u03a9", "Delta": "\u0394"}
+
+
 def _agl(name: str) -> str:
     from fontTools.agl import toUnicode
 
     if not name or name.startswith(".") or name in ("notdef",):
         return ""
+    if name in _AGL_LETTERS:
+        return _AGL_LETTERS[name]
     try:
         text = str(toUnicode(name))
     except Exception:  # noqa: BLE001 - a malformed name resolves to nothing
@@ -770,6 +777,7 @@ def _cells(chars: list[_Char]) -> list[_Char]:
     the same line is then the glyph's own cell.
     """
     out = list(chars)
+    narrowed: list[float] = []
     for i, ch in enumerate(chars[:-1]):
         nxt = chars[i + 1]
         x0, y0, x1, y1 = ch.box
@@ -779,6 +787,17 @@ def _cells(chars: list[_Char]) -> list[_Char]:
             out[i] = _Char(
                 ch.unicode, (ch.origin[0], y0, nxt.origin[0], y1), False, ch.error, ch.origin
             )
+            narrowed.append(advance)
+    if narrowed:
+        # The last glyph of a line has no next origin: give it a generous typical advance.
+        typical = 1.6 * sorted(narrowed)[len(narrowed) // 2]
+        for i, ch in enumerate(out):
+            x0, y0, x1, y1 = ch.box
+            if x1 - x0 > 2 * typical:
+                right = ch.origin[0] + typical
+                out[i] = _Char(
+                    ch.unicode, (ch.origin[0], y0, right, y1), False, ch.error, ch.origin
+                )
     return out
 
 
@@ -866,7 +885,10 @@ def _mark_inkless(items: list[_Glyph], image: Any) -> None:
     for glyph in items:
         if glyph.blank:
             continue
-        x0, y0, x1, y1 = (int(round(v)) for v in glyph.box)
+        bx0, by0, bx1, by1 = glyph.box
+        # The inner part only: a neighbour's overhang (the hook of a J) may reach the edges.
+        inset = 0.2 * (bx1 - bx0)
+        x0, y0, x1, y1 = (int(round(v)) for v in (bx0 + inset, by0, bx1 - inset, by1))
         x0, y0 = max(0, x0), max(0, y0)
         x1, y1 = min(width, x1), min(height, y1)
         if x1 - x0 < 2 or y1 - y0 < 2:
@@ -982,12 +1004,17 @@ def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
     x0, y0, x1, y1 = glyph.box
     padx, pady = 0.15 * (x1 - x0) + 1, 0.15 * (y1 - y0) + 1
     pad = max(padx, pady)
-    inside = [
-        c
-        for c in chars
-        if x0 - padx <= (c.box[0] + c.box[2]) / 2 <= x1 + padx
-        and y0 - pady <= (c.box[1] + c.box[3]) / 2 <= y1 + pady
-    ]
+
+    def centred(px: float, py: float) -> list[Any]:
+        return [
+            c
+            for c in chars
+            if x0 - px <= (c.box[0] + c.box[2]) / 2 <= x1 + px
+            and y0 - py <= (c.box[1] + c.box[3]) / 2 <= y1 + py
+        ]
+
+    # Strictly inside first; the margin only when nothing is, so a neighbour is not swallowed.
+    inside = centred(0.0, 0.0) or centred(padx, pady)
     if not inside:
         # A small mark (a period) may be boxed a little off: take the character mostly inside.
         def share(c: Any) -> float:
@@ -1008,14 +1035,23 @@ def vote(
     readings: Mapping[int, list[tuple[str, float]]], counts: Mapping[int, int]
 ) -> dict[int, str]:
     """The reading each code gets: enough votes that agree, or nothing."""
+    import unicodedata
+
     out: dict[int, str] = {}
     for code, seen in readings.items():
-        tally = Counter(text for text, _ in seen)
-        text, n = tally.most_common(1)[0]
+        # Readings that differ only in compatibility form (µ and μ, ﬁ and fi) are one
+        # reading, written in its compatibility-decomposed form (μ, fi).
+        tally = Counter(unicodedata.normalize("NFKC", text) for text, _ in seen)
+        key, n = tally.most_common(1)[0]
+        forms = Counter(t for t, _ in seen if unicodedata.normalize("NFKC", t) == key)
+        text = key
         if n / len(seen) < MIN_AGREEMENT or not usable_text(text.strip() or text):
             continue
-        confident = max(c for t, c in seen if t == text) >= SINGLE_VOTE_CONF
-        if n >= MIN_VOTES or (counts.get(code, 0) == 1 and confident):
+        confident = max(c for t, c in seen if t in forms) >= SINGLE_VOTE_CONF
+        # One reading of a glyph drawn once is believed only for a single character:
+        # two letters from one box are more often a neighbour swallowed than a ligature.
+        single = counts.get(code, 0) == 1 and confident and len(text) == 1
+        if n >= MIN_VOTES or single:
             out[code] = text
     return out
 
