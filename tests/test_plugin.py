@@ -447,7 +447,7 @@ def test_marked_tests_check_what_they_write(
     pytester: pytest.Pytester, pdfs: Pdfs, gate: bool
 ) -> None:
     pytester.makepyfile(SWEEP_TESTS.format(bad=str(pdfs.bad), good=str(pdfs.good)))
-    result = pytester.runpytest(*(["--textlayer"] if gate else []), "-rA")
+    result = pytester.runpytest(*(["--textlayer"] if gate else []), "-rA", "--strict-markers")
     if gate:
         result.assert_outcomes(passed=2, failed=1)
         result.stdout.fnmatch_lines(
