@@ -71,9 +71,11 @@ def test_votes_need_numbers_and_agreement() -> None:
         4: [("z", 96.0)],  # drawn twice but read once: too few votes
         5: [("x", 40.0)],  # drawn once, read unsurely
         6: [(" ", 100.0), (" ", 100.0)],
+        7: [("mi", 99.0)],  # drawn once, two letters in one box: a swallowed neighbour
+        8: [("µ", 95.0), ("μ", 96.0)],  # micro sign and mu are one reading
     }
-    counts = {1: 4, 2: 2, 3: 1, 4: 2, 5: 1, 6: 2}
-    assert recover.vote(readings, counts) == {1: "a", 3: "q", 6: " "}
+    counts = {1: 4, 2: 2, 3: 1, 4: 2, 5: 1, 6: 2, 7: 1, 8: 2}
+    assert recover.vote(readings, counts) == {1: "a", 3: "q", 6: " ", 8: "μ"}
 
 
 def test_usable_text_rejects_what_a_tounicode_must_not_carry() -> None:

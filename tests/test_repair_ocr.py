@@ -179,3 +179,17 @@ def test_detected_language_without_its_pack_stands_in_within_its_script() -> Non
     assert _installed_or_fallback("ukr+eng", installed)[0] == "eng+rus"
     with pytest.raises(MissingOCR, match="tesseract-ocr-ara"):
         _installed_or_fallback("ara", installed)
+
+
+def test_type3_font_with_meaningless_names_is_read_from_its_glyphs(tmp_path: Path) -> None:
+    """Type3 glyphs are boxed with the whole font box by PDFium; cells come from origins."""
+    generators = pytest.importorskip("pytest_textlayer.generators")
+    fixture = generators.generate("type3-unnamed", generators.default_text("en"))
+    src, dst = tmp_path / "type3.pdf", tmp_path / "fixed.pdf"
+    src.write_bytes(fixture.pdf)
+    report = repair(src, dst, lang="en")
+    [page] = report.pages
+    assert page.action == "tounicode" and page.sources == ("ocr-glyphs",)
+    assert report.ok
+    assert _words(_pdfium(dst)[0]) == _words(fixture.pages[0].text)
+    assert _render(dst) == _render(src)
