@@ -1056,6 +1056,17 @@ def vote(
     return out
 
 
+#: Readings after which a code is settled and pages drawing only settled codes are not OCR'd.
+SETTLED_VOTES = 5
+
+
+def _settled(seen: list[tuple[str, float]]) -> bool:
+    if len(seen) < SETTLED_VOTES:
+        return False
+    top = Counter(t for t, _ in seen).most_common(1)[0][1]
+    return top / len(seen) >= 0.9
+
+
 def from_glyphs(
     data: bytes, usages: Iterable[FontUsage], lang: str, *, dpi: int = 300
 ) -> dict[tuple[int, int], Recovery]:
@@ -1077,6 +1088,13 @@ def from_glyphs(
     doc = pypdfium2.PdfDocument(data)
     try:
         for index in pages:
+            if all(
+                _settled(readings[u.key].get(c, []))
+                for u in wanted
+                for run in u.pages.get(index, [])
+                for c in run
+            ):
+                continue  # every code on this page is already read often enough: save an OCR run
             page = doc[index]
             if page.get_rotation() % 360:
                 continue

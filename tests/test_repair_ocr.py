@@ -193,3 +193,24 @@ def test_type3_font_with_meaningless_names_is_read_from_its_glyphs(tmp_path: Pat
     assert report.ok
     assert _words(_pdfium(dst)[0]) == _words(fixture.pages[0].text)
     assert _render(dst) == _render(src)
+
+
+def test_pages_whose_codes_are_settled_are_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Votes accumulate over the document; once every code on a page is settled, no more OCR."""
+    line = "The quick brown fox jumps over the lazy dog."
+    src, dst = tmp_path / "many.pdf", tmp_path / "fixed.pdf"
+    src.write_bytes(severed_pdf([line] * 8, order="first-use", keep="none"))
+    calls: list[int] = []
+    real = ocr.recognise
+
+    def counting(image, lang):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(image, lang)
+
+    monkeypatch.setattr(ocr, "recognise", counting)
+    report = repair(src, dst, lang="en")
+    assert report.ok and all(p.sources == ("ocr-glyphs",) for p in report.pages)
+    assert len(calls) <= 6
+    assert all(_words(t) == _words(line) for t in _pdfium(dst))
