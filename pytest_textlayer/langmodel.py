@@ -67,6 +67,9 @@ FORMAT = "pytest-textlayer letter-pair model 1"
 BOUNDARY = " "
 #: Letters rarer than this share of a language's letters join their script's unseen class.
 RARE_SHARE = 2e-5
+#: Share of a failing script's letters that no language of the model writes, above which the
+#: text is more likely a language outside the reference (Kurdish, Uyghur, Abkhaz) than junk.
+FOREIGN_SHARE = 0.05
 #: A text of 40 letters or more uses at least this many distinct letters in any language.
 MIN_DISTINCT_LETTERS = 5
 #: Share of letters outside every language's alphabet above which a text is not language.
@@ -848,6 +851,8 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     unknown = 0
     names: list[tuple[int, str]] = []
     failing: list[tuple[str, str, float, float]] = []
+    #: per failing group, share of its letters that no language of the model writes
+    foreign: dict[str, float] = {}
     for g, gcounts in groups.items():
         n = sum(gcounts.values())
         candidates = model.by_group.get(g, ())
@@ -881,6 +886,25 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         best = (best_score * n, best_lm.threshold, best_lm)
         if n >= MIN_PAIRS and best_score < best_lm.threshold - SHORT_TEXT_SLACK / math.sqrt(n):
             failing.append((g, best_lm.lang, best_score, best_lm.threshold))
+            group_letters_n = sum(v for k, v in gcounts.items() if k[0] != BOUNDARY)
+            outside = sum(v for k, v in gcounts.items()
+                          if k[0] != BOUNDARY and k[0] not in model.known)
+            foreign[g] = outside / max(group_letters_n, 1)
+            if foreign[g] >= FOREIGN_SHARE:
+                # Do the letters every language knows read, once the others are set aside?
+                # They do in Kurdish or Uyghur; in a shifted or scrambled text they do not.
+                kept = {k: v for k, v in gcounts.items()
+                        if all(c == BOUNDARY or c in model.known for c in k)}
+                kept_n = sum(kept.values())
+                if kept_n < MIN_PAIRS or best_lm.score_counts(kept) < (
+                        best_lm.threshold - SHORT_TEXT_SLACK / math.sqrt(kept_n)):
+                    foreign[g] = 0.0
+            if g == "LATIN":
+                accented = sum(v for k, v in gcounts.items() if k[0] != BOUNDARY and k[0] > "z")
+                if accented > 0.5 * group_letters_n:
+                    # mostly accented letters: another script read through a Latin code page
+                    # (Russian as Latin-1, Greek as Windows-1252), not a Latin-script language
+                    foreign[g] = 0.0
         total += best[0]
         thr_total += best[1] * n
         judged += n
@@ -905,10 +929,20 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     thr = thr_total / judged
     for g, worst_lang, g_score, g_thr in failing:
         share = sum(groups[g].values()) / judged
-        if share >= 0.2:  # a whole script of the page fails, even if another one reads
-            return LanguageJudgement(sc, thr, False, lang_name, judged,
-                                     f"the {g.lower()} letters read as no language (closest"
-                                     f" {worst_lang}: {g_score:.2f} < {g_thr:.2f} nats per pair)")
+        if share < 0.2:
+            continue
+        if foreign[g] >= FOREIGN_SHARE:
+            # letters no reference language writes, in a script it knows: most likely another
+            # language of that script (Kurdish, Uyghur, Abkhaz), not a broken map, which
+            # reuses the script's common letters
+            return LanguageJudgement(sc, thr, None, lang_name, judged,
+                                     f"the {g.lower()} letters read as no reference language,"
+                                     f" but {foreign[g]:.0%} of them are letters none of them"
+                                     " writes: a language the model does not know?")
+        # a whole script of the page fails, even if another one reads
+        return LanguageJudgement(sc, thr, False, lang_name, judged,
+                                 f"the {g.lower()} letters read as no language (closest"
+                                 f" {worst_lang}: {g_score:.2f} < {g_thr:.2f} nats per pair)")
     # The mean of n pairs wanders by about 2/sqrt(n) nats: within twice that below the
     # threshold a text is not condemned, only left undecided.
     slack = SHORT_TEXT_SLACK / math.sqrt(judged)

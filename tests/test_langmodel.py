@@ -264,6 +264,13 @@ ACCEPTED = {
 }
 
 
+def test_a_language_outside_the_reference_with_letters_of_its_own_is_not_condemned() -> None:
+    sorani = ("ئەم وڵاتە جوانە و خەڵکەکەی میهرەبانن. لە هاویندا ڕۆژەکان درێژن و لە زستاندا "
+              "کورتن. شارەکە لە نزیک ڕووبارێکی گەورەیە و زۆربەی خەڵک لەوێ دەژین و کار دەکەن.")
+    verdict = judge(sorani)
+    assert verdict.passes is None and "does not know" in verdict.reason
+
+
 @pytest.mark.parametrize("text", [
     "დედაქალაქი მდინარის ნაპირზე მდებარეობს და მოსახლეობის უმეტესობა იქ ცხოვრობს.",
     "Մայրաքաղաքը գտնվում է գետի ափին, և բնակչության մեծ մասն ապրում է այնտեղ։",
