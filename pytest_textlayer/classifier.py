@@ -15,11 +15,12 @@ argued with.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, TextLayerError
+from .errors import InputError
 from .model import DocumentReport, FontReport, FontStatus, PageReport, Verdict
 from .readers import PdfiumPage, TextSignals, pdfium_page, pdfium_version, text_signals
 from .settings import CheckSettings
@@ -103,46 +104,67 @@ def iter_page_reports(
                 continue
             try:
                 content = scan_page(qpdf, index, cache)
-                text = pdfium_page(pdfium, index)
-            except TextLayerError:
-                raise
-            except Exception as exc:  # a malformed page must not hide the others
+            except Exception as exc:  # qpdf and the walk raise many types on hostile input
                 raise InputError(source.name, f"page {number} cannot be read: {exc}") from None
-            yield classify_page(number, content, text, settings, model, pdfium)
+            yield classify_page(number, content, _Reader(pdfium, index), settings, model)
     finally:
         pdfium.close()
         qpdf.close()
 
 
+class _Reader:
+    """PDFium's extraction of one page, run only when a rung asks for it.
+
+    Clean pages are judged on the text the fonts' declared routes give
+    (collected by the content walk), which is what spec-following readers
+    extract; PDFium is asked for pages that are suspect, for the sample of
+    what a real reader shows, and for fonts we cannot decode ourselves.
+    """
+
+    def __init__(self, doc: Any, index: int) -> None:
+        self.doc = doc
+        self.index = index
+        self._page: PdfiumPage | None = None
+
+    def page(self) -> PdfiumPage:
+        if self._page is None:
+            try:
+                self._page = pdfium_page(self.doc, self.index, count_map_errors=True)
+            except Exception:  # PDFium could not lay the page out: no reader evidence
+                self._page = PdfiumPage(text="", chars=0, map_errors=None)
+        return self._page
+
+
 def classify_page(
     number: int,
     content: PageContent,
-    text: PdfiumPage,
+    reader: _Reader,
     settings: CheckSettings,
     model: LetterPairModel | None,
-    pdfium: Any = None,
 ) -> PageReport:
     """Run the rungs on one page's facts and build its report."""
-    fonts = tuple(_font_reports(content))
-    signals = text_signals(text.text)
+    fonts = tuple(use.report() for use in sorted(content.fonts, key=lambda u: -u.glyphs))
+    text = content.text if content.text_complete else reader.page().text
     decision = (
-        _presence(content, text)
-        or _static(content, fonts, settings, text, pdfium, number)
-        or _reader_signals(signals, settings)
-        or _language(text.text, content, settings, model)
+        _presence(content, reader)
+        or _static(content, fonts, settings, text)
+        or _reader_signals(text_signals(text), settings)
+        or _language(text, content, settings, model)
     )
     evidence = decision.evidence
     if decision.verdict is Verdict.READABLE and content.bad_glyphs:
         evidence = (*_bad_font_lines(fonts), *evidence)
+    ok = settings.is_ok(decision.verdict)
+    sample = text if ok else reader.page().text or text
     return PageReport(
         number=number,
         verdict=decision.verdict,
-        ok=settings.is_ok(decision.verdict),
+        ok=ok,
         evidence=evidence,
         glyphs=content.glyphs,
         unmapped_glyphs=content.bad_glyphs,
         fonts=fonts,
-        sample=text.text.strip()[:SAMPLE_LIMIT],
+        sample=sample.strip()[:SAMPLE_LIMIT],
         score=decision.score,
         offset=decision.offset,
         repaired_sample=decision.repaired_sample,
@@ -150,26 +172,11 @@ def classify_page(
     )
 
 
-def _font_reports(content: PageContent) -> Iterator[FontReport]:
-    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
-        info = use.font
-        yield FontReport(
-            name=info.name,
-            subtype=info.subtype,
-            encoding=info.encoding,
-            route=info.route,
-            status=FontStatus(info.status),
-            glyphs=use.glyphs,
-            unmapped=use.bad_glyphs,
-            problem=info.problem if use.bad_glyphs or info.status.is_bad else None,
-        )
-
-
 # Rung 1 -------------------------------------------------------------------
 
 
-def _presence(content: PageContent, text: PdfiumPage) -> _Decision | None:
-    if content.glyphs > 0 or text.text.strip():
+def _presence(content: PageContent, reader: _Reader) -> _Decision | None:
+    if content.glyphs > 0 or reader.page().text.strip():
         return None
     if content.image_coverage >= MIN_IMAGE_COVERAGE:
         share = f"{content.image_coverage:.0%}"
@@ -189,39 +196,39 @@ def _presence(content: PageContent, text: PdfiumPage) -> _Decision | None:
 
 
 def _static(
-    content: PageContent,
-    fonts: tuple[FontReport, ...],
-    settings: CheckSettings,
-    text: PdfiumPage,
-    pdfium: Any,
-    number: int,
+    content: PageContent, fonts: tuple[FontReport, ...], settings: CheckSettings, text: str
 ) -> _Decision | None:
     if not content.glyphs or not content.bad_glyphs:
         return None
     share = content.bad_glyphs / content.glyphs
+    if share <= settings.max_bad_glyphs:
+        # Below the threshold the page stands; its font reports still name the bad font.
+        return None
     bad = [f for f in fonts if f.unmapped]
-    evidence = _bad_font_lines(fonts)
     summary = (
         f"{content.bad_glyphs} of {content.glyphs} glyphs drawn ({share:.0%}) have no usable "
         f"route to Unicode"
     )
-    if share <= settings.max_bad_glyphs:
-        # Below the threshold the page stands; its font reports still name the bad font.
-        return None
-    wrong = sum(f.unmapped for f in bad if f.status is FontStatus.WRONG)
+    evidence = (*_bad_font_lines(fonts), summary)
+    by_route: dict[str, int] = {}
+    for f in bad:
+        by_route[f.route] = by_route.get(f.route, 0) + f.unmapped
+    controls = by_route.get("control", 0)
+    wrong = sum(f.unmapped for f in bad if f.status is FontStatus.WRONG) - controls
     if wrong * 2 > content.bad_glyphs:
-        return _Decision(Verdict.GARBLED, (*evidence, summary), "fonts")
-    return _undecodable_or_shifted(bad, (*evidence, summary), text.text)
+        return _Decision(Verdict.GARBLED, evidence, "fonts")
+    return _undecodable_or_shifted(bad, evidence, text, declared=controls * 2 > content.bad_glyphs)
 
 
 def _undecodable_or_shifted(
-    bad: list[FontReport], evidence: tuple[str, ...], text: str
+    bad: list[FontReport], evidence: tuple[str, ...], text: str, *, declared: bool
 ) -> _Decision:
     """A declared map that is off by one offset is `shifted`; no map at all stays `undecodable`.
 
-    "Declared" means the font's route works by the specification (its status
-    is usable) and only the codes drawn land on control characters: the
-    signature of a ToUnicode or encoding moved by a constant.
+    "Declared" means most bad glyphs go through a route the file gives (a
+    ToUnicode or an encoding) and land on control characters: the signature
+    of a map moved by a constant. Codes with no entry at all stay undecodable
+    whatever an offset makes of them.
 
     Glyph ids that happen to form a constant offset (a severed Identity font
     built in the Macintosh glyph order) are still undecodable: the file
@@ -234,7 +241,7 @@ def _undecodable_or_shifted(
     if shift is None:
         return _Decision(Verdict.UNDECODABLE, evidence, "fonts")
     repaired = shift.text[:SAMPLE_LIMIT]
-    if all(f.status is FontStatus.USABLE for f in bad):
+    if declared:
         return _Decision(
             Verdict.SHIFTED,
             (*evidence, f"the declared map reads as language once shifted by {shift.describe()}",
@@ -287,7 +294,9 @@ def _language(
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
-    verdict = judge(language_sample(text), model=model, lang=settings.lang)
+    # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
+    words = _STRAY.sub(" ", language_sample(text))
+    verdict = judge(words, model=model, lang=settings.lang)
     if verdict.passes is None or verdict.passes:
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
         evidence = readable.evidence + ((detail,) if detail else ())
@@ -306,6 +315,9 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+_STRAY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd\uffff]")
 
 
 def language_sample(text: str, limit: int = LANGUAGE_SAMPLE) -> str:

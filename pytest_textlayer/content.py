@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .fonts import ONE_BYTE, FontInfo, analyse_font
 from .model import FontReport, FontStatus
+from .pagetext import TextSink, remember_width, width_of
 
 if TYPE_CHECKING:
     import pikepdf
@@ -155,6 +156,10 @@ class PageContent:
     box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
     #: Parts of the page that could not be read (skipped), one line each.
     errors: list[str] = field(default_factory=list)
+    #: The page's text through the fonts' declared routes, bounded (see pagetext).
+    text: str = ""
+    #: False when some font's codes need tables we do not ship: ask a real reader instead.
+    text_complete: bool = True
 
     @property
     def bad_share(self) -> float:
@@ -207,6 +212,7 @@ class _Walker:
         #: Depth of hidden optional content around the current operator.
         self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
+        self.text = TextSink()
 
     # -- resources ----------------------------------------------------------------------------
     def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo] | None:
@@ -224,6 +230,7 @@ class _Walker:
         if info is None:
             info = analyse_font(obj)
             self.cache[key] = info
+            remember_width(info, obj)
         return key, info
 
     # -- images -------------------------------------------------------------------------------
@@ -436,6 +443,11 @@ class _Walker:
             use.actual_text_glyphs += n
         else:
             use.codes.update(codes)
+        if not self.text.full:
+            m = _mul(tm, state.ctm)
+            origin = (m[4] + state.rise * m[2], m[5] + state.rise * m[3])
+            em = state.size * (m[2] * m[2] + m[3] * m[3]) ** 0.5
+            self.text.show(info, items, origin, em, width_of(info) * state.scale)
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)
 
@@ -693,4 +705,6 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
         paths=walker.paths,
         box=box,
         errors=walker.errors,
+        text=walker.text.text(),
+        text_complete=walker.text.complete,
     )
