@@ -51,6 +51,8 @@ MIN_REPAIR_PAIRS = 6
 UNKNOWN_PENALTY = 3.0
 #: The Mac standard order puts printable ASCII at code point − 29.
 MAC_ASCII_OFFSET = 29
+#: How far above its threshold a recent reading must bring a text to be taken without a search.
+RECENT_MARGIN = 0.5
 #: Readings whose values differ by less than this are a close call (nats per pair).
 CLOSE_CALL = 0.3
 #: Letters a token needs before its letter pairs can speak for it.
@@ -372,6 +374,9 @@ def _whole_shift(text: str, model: LetterPairModel,
     before = langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
     if reads_clearly(before, sample):
         return None
+    recent = _recent_reading(sample, before, model, lang)
+    if recent is not None:
+        return _verified(text, sample, recent, before, model, lang)
     candidates: list[tuple[str, int | None, str]] = []
     mac = mac_standard(sample)
     if mac is not None and mac != sample:
@@ -399,6 +404,14 @@ def _whole_shift(text: str, model: LetterPairModel,
     # readings that differ only in case score alike, and the Mac order gives 29)
     _value_, _share, method, k, after, _text = max(
         close, key=lambda w: (round(w[1], 3), round(w[0], 3), -abs(w[3] or 0)))
+    return _verified(text, sample, (method, k, after), before, model, lang)
+
+
+def _verified(text: str, sample: str, reading: tuple[str, int | None, LanguageJudgement],
+              before: LanguageJudgement, model: LetterPairModel,
+              lang: str | None) -> ShiftResult | None:
+    """The reading chosen on the sample, checked on the whole text and applied to it."""
+    method, k, after = reading
     full = text[:VERIFY_CHARS]
     repaired_full = (mac_standard(full) if method == "mac-standard" else shift(full, k or 0))
     if repaired_full is None:
@@ -416,7 +429,43 @@ def _whole_shift(text: str, model: LetterPairModel,
         tail = text[VERIFY_CHARS:]
         repaired_full += (mac_standard(tail) or tail) if method == "mac-standard" else shift(
             tail, k or 0)
+    _remember(method, k)
     return ShiftResult(method, k, repaired_full, before.score, after.score, after.lang)
+
+
+#: Readings that repaired recent texts, most recent first: the pages of one document share
+#: their fonts, so the next page usually needs the same one.
+_RECENT: list[tuple[str, int | None]] = []
+RECENT_READINGS = 4
+
+
+def _remember(method: str, k: int | None) -> None:
+    key = (method, k)
+    if key in _RECENT:
+        _RECENT.remove(key)
+    _RECENT.insert(0, key)
+    del _RECENT[RECENT_READINGS:]
+
+
+def _recent_reading(sample: str, before: LanguageJudgement, model: LetterPairModel,
+                    lang: str | None) -> tuple[str, int | None, LanguageJudgement] | None:
+    """A recent reading that clearly repairs this sample too, with no letter left unknown.
+
+    Only an unambiguous win short-cuts the search: a page whose accented
+    letters need the Mac order rather than offset 29 gets control
+    characters or unknown letters through the offset, and is searched in full.
+    """
+    for method, k in list(_RECENT):
+        repaired = mac_standard(sample) if method == "mac-standard" else shift(sample, k or 0)
+        if repaired is None:
+            continue
+        after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        if (after.passes is True and _value(after) >= RECENT_MARGIN
+                and _is_win(before, after, sample, repaired)
+                and unknown_share(repaired, model) == 0.0
+                and not _spaced_like_words(repaired)):
+            return method, k, after
+    return None
 
 
 # --------------------------------------------------------------------------- repair
@@ -476,7 +525,7 @@ def repair_text(text: str, *, model: LetterPairModel | None = None, lang: str | 
 # --------------------------------------------------------------------------- lines and documents
 
 #: A token carries a strong sign of corruption: a control character where a space or letter was.
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
 def _dominant(repairs: Iterable[TextRepair]) -> tuple[str, int | None] | None:

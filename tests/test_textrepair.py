@@ -105,6 +105,14 @@ def test_the_mac_standard_order_repairs_accented_letters() -> None:
     assert found is not None and found.describe() == "the Macintosh standard glyph order"
 
 
+def test_a_recent_offset_does_not_hide_the_mac_order() -> None:
+    """Pages of one document reuse the last reading only when it is an unambiguous win."""
+    assert repair_text(glyph_codes("The filter cartridge is not properly installed.")).offset == 29
+    source = "Ça coûte cher à Noël, même en été, dit la société du café."
+    assert repair_text(mac_codes(source)).text == source
+    assert repair_text(glyph_codes(PROSE["en"])).offset == 29
+
+
 def test_mac_standard_declines_codes_outside_the_order() -> None:
     assert mac_standard(PROSE["ru"]) is None
     assert mac_standard("Filter") is not None
