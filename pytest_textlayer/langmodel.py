@@ -20,10 +20,13 @@ one symbol:
   numbers, amounts and code are real text that carries no letter pairs;
 * format characters (bidi marks, zero-width joiners, soft hyphens, tatweel)
   are dropped, so they do not cut words;
+* generic combining accents NFKC could not compose are dropped after a
+  letter (Yoruba tones, Russian stress marks);
 * a letter that a language model has (almost) never seen becomes the
   *unseen-letter class of its script* (``<CYRILLIC>``, ``<HAN>``...), never one
   global out-of-vocabulary class: unknown Cyrillic letters must not look like
-  unknown Han characters.
+  unknown Han characters. A letter whose diacritic no language of the model
+  uses is read as its base letter instead (Maltese ħ → h).
 
 Score: the mean natural-log probability of each symbol given the previous one
 (add-one smoothing), over every pair of the text. A model accepts a text when
@@ -32,10 +35,23 @@ score minus a margin; for the built-in reference, each language's expected
 score on its own profile minus a margin.
 
 The built-in reference (``data/letterpairs.json``) holds one model per
-language of the language-detection profiles (about 55 languages, every major
+language of the language-detection profiles (55 languages, every major
 script); ``scripts/build_reference_model.py`` rebuilds it. A text is natural
 when, for each script it is written in, the best language of that script
-accepts it.
+accepts it (right-to-left scripts in either order, since some producers store
+them in visual order). Pairs across two scripts are not scored: a change of
+script next to ideographs is a word boundary, and two alphabets inside one
+word are counted by :func:`judge` as a sign of a wrong mapping.
+
+:func:`judge` adds checks that letter pairs cannot make: control and
+private-use codes, digit groups full of symbols (``81,7('67$7(6``), symbols
+or Latin letters inside words of another script, letters no language writes,
+letters scattered over many scripts, and text of one or two distinct letters.
+It says *undecided* rather than guess: too few pairs, a script no model knows,
+a score just under the threshold, or many letters of a script that no
+reference language writes while the common ones read (a language outside the
+reference). Long pages are judged on a sample spread over the page, so a
+3,000-character page costs about a millisecond.
 """
 
 from __future__ import annotations
