@@ -1061,8 +1061,11 @@ SETTLED_VOTES = 5
 
 
 def _settled(seen: list[tuple[str, float]]) -> bool:
+    """Enough agreeing readings; or so many that more would not change the outcome."""
     if len(seen) < SETTLED_VOTES:
         return False
+    if len(seen) >= 3 * SETTLED_VOTES:
+        return True
     top = Counter(t for t, _ in seen).most_common(1)[0][1]
     return top / len(seen) >= 0.9
 
@@ -1085,16 +1088,18 @@ def from_glyphs(
         u.key: {} for u in wanted
     }
     pages = sorted({p for u in wanted for p in u.pages})
+    looked: dict[tuple[tuple[int, int], int], int] = {}
     doc = pypdfium2.PdfDocument(data)
     try:
         for index in pages:
+            drawn = {(u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run}
             if all(
-                _settled(readings[u.key].get(c, []))
-                for u in wanted
-                for run in u.pages.get(index, [])
-                for c in run
+                _settled(readings[k].get(c, [])) or looked.get((k, c), 0) >= SETTLED_VOTES
+                for k, c in drawn
             ):
-                continue  # every code on this page is already read often enough: save an OCR run
+                # Every code here is read often enough, or was looked at on enough pages
+                # that more would not help: save an OCR run.
+                continue
             page = doc[index]
             if page.get_rotation() % 360:
                 continue
@@ -1114,6 +1119,8 @@ def from_glyphs(
                 continue
             image = page.render(scale=scale).to_pil().convert("L")
             chars = ocr.recognise(image, lang)
+            for pair in drawn:
+                looked[pair] = looked.get(pair, 0) + 1
             for usage_key, items in glyphs.items():
                 _mark_inkless(items, image)
                 for glyph, got in read_glyphs(items, chars):
