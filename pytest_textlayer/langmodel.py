@@ -943,6 +943,14 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
 
     sc = total / judged
     thr = thr_total / judged
+    cjk_letters = group_letters.get("CJK", 0)
+    if cjk_letters >= 20 and cjk_letters >= 0.5 * total_letters:
+        kana = s.count("\u3042") + s.count("\u30a2")
+        if kana > 0.9 * cjk_letters:
+            # the profiles fold every kana into one symbol: kana without kanji cannot be told
+            # from kana-shaped junk
+            return LanguageJudgement(sc, thr, None, lang_name, judged,
+                                     "kana with almost no kanji: the reference cannot judge it")
     for g, worst_lang, g_score, g_thr in failing:
         share = sum(groups[g].values()) / judged
         if share < 0.2:

@@ -268,8 +268,8 @@ def has_controls(text: str) -> bool:
 
 
 def reads_clearly(j: LanguageJudgement, text: str) -> bool:
-    """Accepted on enough pairs, with no control character: nothing to repair."""
-    return j.passes is True and j.pairs >= langmodel.MIN_PAIRS and not has_controls(text)
+    """Accepted, with no control character: nothing to repair, however short."""
+    return j.passes is True and not has_controls(text)
 
 
 def _is_win(before: LanguageJudgement, after: LanguageJudgement, before_text: str,
@@ -350,6 +350,27 @@ def _agreement(a: str, b: str) -> float:
 _IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
+_KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _implausible_ideographic(text: str) -> bool:
+    """Ideographic readings that real text does not look like.
+
+    Either ideographs cut into word-sized runs by spaces (an alphabet moved
+    into the Han block), or kana with hardly any kanji: the profiles fold all
+    kana into one symbol, so any run of kana scores like Japanese, while real
+    Japanese mixes kanji in.
+    """
+    if _spaced_like_words(text):
+        return True
+    runs = _IDEOGRAPHIC_RUN.findall(text)
+    cjk = sum(len(r) for r in runs)
+    if cjk < 4 or cjk < 0.5 * sum(1 for c in text if c.isalpha()):
+        return False
+    kana = sum(len(_KANA.findall(r)) for r in runs)
+    return kana > 0.9 * cjk
+
+
 def _spaced_like_words(text: str) -> bool:
     """Ideographs cut into word-sized runs by spaces: alphabetic text moved into the Han block.
 
@@ -390,7 +411,7 @@ def _whole_shift(text: str, model: LetterPairModel,
             continue
         value = (_value(after) + 0.5 * _natural_case(repaired)
                  - UNKNOWN_PENALTY * unknown_share(repaired, model))
-        if _spaced_like_words(repaired):
+        if _implausible_ideographic(repaired):
             continue
         winners.append((value, known_letter_share(repaired, model), method, k, after, repaired))
     if not winners:
@@ -463,7 +484,7 @@ def _recent_reading(sample: str, before: LanguageJudgement, model: LetterPairMod
         if (after.passes is True and _value(after) >= RECENT_MARGIN
                 and _is_win(before, after, sample, repaired)
                 and unknown_share(repaired, model) == 0.0
-                and not _spaced_like_words(repaired)):
+                and not _implausible_ideographic(repaired)):
             return method, k, after
     return None
 

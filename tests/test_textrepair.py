@@ -12,6 +12,7 @@ import pytest
 from test_langmodel import PROSE, enciphered, shifted
 
 from pytest_textlayer.glyphorder import mac_standard_table
+from pytest_textlayer.langmodel import judge
 from pytest_textlayer.textrepair import (
     find_shift,
     mac_standard,
@@ -56,6 +57,15 @@ def test_clean_text_and_numbers_are_left_alone_with_a_reason(text: str) -> None:
     assert not result.changed and result.text == text
     assert result.reason.startswith("left alone:")
     assert find_shift(text) is None
+
+
+def test_latin_moved_into_the_kana_block_is_never_a_repair() -> None:
+    """All kana look alike to the reference, so kana without kanji are no evidence."""
+    kana = shift("system ready for the next job", 0x3000 - 0x40)
+    assert judge(kana).passes is None
+    assert find_shift("system") is None and find_shift(PROSE["en"]) is None
+    words = shift(PROSE["en"], 0x3041 - ord("a"))
+    assert judge(words).passes is not True
 
 
 def test_a_scrambled_map_is_not_an_offset() -> None:
