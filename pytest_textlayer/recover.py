@@ -283,8 +283,9 @@ def _agl(name: str) -> str:
 
     if not name or name.startswith(".") or name in ("notdef",):
         return ""
-    if name in _AGL_LETTERS:
-        return _AGL_LETTERS[name]
+    base = name.split(".")[0]  # "Omega.1" is a variant of "Omega"
+    if base in _AGL_LETTERS:
+        return _AGL_LETTERS[base]
     try:
         text = str(toUnicode(name))
     except Exception:  # noqa: BLE001 - a malformed name resolves to nothing

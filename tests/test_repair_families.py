@@ -21,7 +21,7 @@ generators = pytest.importorskip("pytest_textlayer.generators")
 #: (family, options, languages, source the report must name)
 RECOVERABLE = [
     ("severed-recoverable", {"keep": "cmap"}, ("en", "fr", "ru", "el"), "cmap"),
-    ("severed-recoverable", {"keep": "post"}, ("en", "pl", "ru"), "post"),
+    ("severed-recoverable", {"keep": "post"}, ("en", "pl", "ru", "el"), "post"),
     ("shifted", {}, ("en", "de", "ru"), "offset"),
     ("severed", {"order": "mac-standard"}, ("en", "fr", "de", "es"), "mac-standard"),
 ]
