@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from .errors import ExitCode, TextLayerError, UsageError
+from .limits import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_MAX_STREAM_BYTES,
+    DEFAULT_TIMEOUT,
+    MIB,
+    Limits,
+)
 from .model import DocumentReport, Verdict, summarise
 from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_pages
 
@@ -68,7 +77,28 @@ def _add_check(sub: Any) -> None:
                    help="check N files in parallel (default 1)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="show every page, not only bad ones")
+    p.add_argument("--jsonl", metavar="FILE",
+                   help="append one JSON line per finished document to FILE ('-' for stdout)")
+    p.add_argument("--resume", metavar="FILE",
+                   help="skip files already in this JSON Lines file (same path, size and mtime) "
+                        "and append the rest to it unless --jsonl names another file")
     _add_check_settings(p)
+    _add_limits(p)
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("limits per document (0 turns one off)")
+    g.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"kill a document's worker after this long (default {DEFAULT_TIMEOUT:g})")
+    g.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY // MIB, metavar="MB",
+                   help="address space of one worker process in MiB "
+                        f"(default {DEFAULT_MAX_MEMORY // MIB})")
+    g.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES, metavar="N",
+                   help=f"refuse documents with more pages (default {DEFAULT_MAX_PAGES})")
+    g.add_argument("--max-stream-mb", type=int, default=DEFAULT_MAX_STREAM_BYTES // MIB,
+                   metavar="MB",
+                   help="refuse documents with a content, font or CMap stream that inflates "
+                        f"past this (default {DEFAULT_MAX_STREAM_BYTES // MIB})")
 
 
 def _add_repair(sub: Any) -> None:
@@ -107,6 +137,7 @@ def _add_demo(sub: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    previous = _terminate_as_interrupt()
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -120,6 +151,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM unwinds like Ctrl-C, so temporary files are removed and workers stopped.
+
+    Without this, SIGTERM ends Python without running `finally` blocks, and
+    an interrupted repair would leave its temporary file behind.
+    """
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals to the host
+        return None
 
 
 # check ---------------------------------------------------------------------
@@ -151,32 +200,43 @@ def find_pdfs(paths: Sequence[str]) -> list[str]:
     return found
 
 
-def _check_one(job: tuple[str, CheckSettings, str]) -> DocumentReport:
-    from .classifier import classify
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    def off(value: float) -> float | None:
+        if value < 0:
+            raise UsageError(f"limits must not be negative, not {value:g}")
+        return value or None
 
-    path, settings, password = job
-    return classify(path, settings=settings, password=password)
+    memory, stream = off(args.max_memory), off(args.max_stream_mb)
+    pages = off(args.max_pages)
+    return Limits(timeout=off(args.timeout),
+                  max_memory=None if memory is None else int(memory) * MIB,
+                  max_pages=None if pages is None else int(pages),
+                  max_stream_bytes=None if stream is None else int(stream) * MIB)
 
 
 def check_many(
     paths: Sequence[str], settings: CheckSettings, *, jobs: int = 1, password: str = "",
-    progress: TextIO | None = None,
+    progress: TextIO | None = None, limits: Limits | None = None,
+    on_done: Callable[[str, DocumentReport], None] | None = None,
 ) -> Iterator[DocumentReport]:
-    """Reports in the order of `paths`, checked `jobs` at a time."""
-    work = [(p, settings, password) for p in paths]
-    bar = _Progress(len(work), progress)
-    if jobs <= 1 or len(work) <= 1:
-        for job in work:
-            report = _check_one(job)
-            bar.step(report.path)
-            yield report
-    else:
-        from concurrent.futures import ProcessPoolExecutor
+    """Reports in the order of `paths`, checked `jobs` at a time in guarded workers.
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for report in pool.map(_check_one, work, chunksize=1):
-                bar.step(report.path)
-                yield report
+    `on_done` hears of each document as soon as it finishes (in finishing
+    order), so a JSON Lines file is complete up to the moment of a kill.
+    """
+    from .workers import run_guarded
+
+    bar = _Progress(len(paths), progress)
+    waiting: dict[int, DocumentReport] = {}
+    next_index = 0
+    for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits):
+        bar.step(outcome.report.path)
+        if on_done is not None:
+            on_done(paths[outcome.index], outcome.report)
+        waiting[outcome.index] = outcome.report
+        while next_index in waiting:
+            yield waiting.pop(next_index)
+            next_index += 1
     bar.done()
 
 
@@ -202,25 +262,63 @@ class _Progress:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from . import jsonl
+
     settings = settings_from_args(args)
+    limits = limits_from_args(args)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    target = args.jsonl or args.resume
+    if args.json and target == "-":
+        raise UsageError("--json and --jsonl - both write to stdout; choose one")
     paths = find_pdfs(args.paths)
     if not paths:
         raise UsageError(f"no PDF found in {' '.join(args.paths)}")
-    reports = []
-    for report in check_many(paths, settings, jobs=args.jobs, password=args.password,
-                             progress=sys.stderr):
-        reports.append(report)
-        if not args.json:
-            _print_report(report, verbose=args.verbose)
+    done = jsonl.load(args.resume) if args.resume else {}
+    earlier: dict[str, DocumentReport] = {}
+    todo: list[str] = []
+    for path in paths:
+        key = jsonl.FileKey.of(path)
+        if key is not None and key in done:
+            earlier[path] = done[key]
+        else:
+            todo.append(path)
+    if earlier:
+        _note(f"resuming: {len(earlier)} file(s) already checked, {len(todo)} to go")
+    sink = jsonl.Sink(target) if target else None
+
+    def finished(path: str, report: DocumentReport) -> None:
+        if sink is not None:
+            sink.write(jsonl.record(report, jsonl.FileKey.of(path)))
+
+    fresh: dict[str, DocumentReport] = {}
+    quiet = args.json or target == "-"
+    try:
+        for path, report in zip(todo, check_many(
+                todo, settings, jobs=args.jobs, password=args.password, progress=sys.stderr,
+                limits=limits, on_done=finished), strict=True):
+            fresh[path] = report
+            if not quiet:
+                _print_report(report, verbose=args.verbose)
+    finally:
+        if sink is not None:
+            sink.close()
+    reports = [earlier[p] if p in earlier else fresh[p] for p in paths]
     if args.json:
         json.dump({"documents": [r.to_dict() for r in reports]}, sys.stdout, ensure_ascii=False,
                   indent=1)
         sys.stdout.write("\n")
+    elif target == "-":
+        print(_summary_line(reports), file=sys.stderr)
     else:
         print(_summary_line(reports))
     return int(exit_status(reports))
+
+
+def _note(message: str) -> None:
+    """A remark for a person at a terminal; silent in pipelines."""
+    if sys.stderr.isatty():
+        print(f"{PROG}: {message}", file=sys.stderr)
 
 
 def exit_status(reports: Sequence[DocumentReport]) -> ExitCode:
@@ -333,7 +431,10 @@ def run_fit(args: argparse.Namespace) -> int:
         model = fit(texts, margin=args.margin)
     except ValueError as exc:
         raise UsageError(f"cannot fit a model: {exc}") from None
-    model.save(Path(args.output))
+    from .atomic import atomic_path
+
+    with atomic_path(Path(args.output)) as tmp:
+        model.save(tmp)
     print(f"wrote {args.output}: {len(texts)} readable page(s), threshold {model.threshold:.3f}")
     return int(ExitCode.OK)
 
@@ -360,4 +461,4 @@ if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["build_parser", "check_many", "exit_status", "find_pdfs", "main"]
+__all__ = ["build_parser", "check_many", "exit_status", "find_pdfs", "limits_from_args", "main"]

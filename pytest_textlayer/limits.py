@@ -1,0 +1,146 @@
+"""Bounds on what one hostile document may cost: time, memory, pages, decompression.
+
+A PDF is a program of sorts: a few kilobytes can declare a million pages, a
+stream that inflates to gigabytes, or a Form XObject that draws itself. The
+classifier walks what is there; these limits decide, before and around it,
+how much walking a single document may ask for, so a corpus run always ends
+with one line per file.
+
+- ``max_pages`` and ``max_stream_bytes`` are checked *before* classifying, by
+  :func:`precheck`, in whatever process classifies (also in-process API use).
+- ``timeout`` and ``max_memory`` are enforced by :mod:`pytest_textlayer.workers`,
+  which runs each document in a worker process it can kill: a worker over
+  its time is killed, a worker over its address-space cap fails its
+  allocation and is replaced.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InputError
+from .source import PdfSource, open_pikepdf
+
+MIB = 1024 * 1024
+
+#: Seconds one document may take before its worker is killed.
+DEFAULT_TIMEOUT = 120.0
+#: Address space (bytes) of one worker process; allocations beyond it fail.
+DEFAULT_MAX_MEMORY = 2048 * MIB
+#: Documents with more pages are refused (pages are streamed, so this bounds time, not memory).
+DEFAULT_MAX_PAGES = 20_000
+#: Largest decompressed size of one content, font or CMap stream.
+DEFAULT_MAX_STREAM_BYTES = 256 * MIB
+#: Decompression reads this much output at a time, so a bomb never lands in memory whole.
+_CHUNK = 4 * MIB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one document may cost. ``None`` (or 0 on the command line) means no limit."""
+
+    timeout: float | None = DEFAULT_TIMEOUT
+    max_memory: int | None = DEFAULT_MAX_MEMORY
+    max_pages: int | None = DEFAULT_MAX_PAGES
+    max_stream_bytes: int | None = DEFAULT_MAX_STREAM_BYTES
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "max_memory", "max_pages", "max_stream_bytes"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive (or None for no limit), not {value}")
+
+    @classmethod
+    def none(cls) -> Limits:
+        """No bound at all: trusted input only."""
+        return cls(timeout=None, max_memory=None, max_pages=None, max_stream_bytes=None)
+
+
+def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
+    """Refuse, in one line, a document whose page count or streams pass the limits.
+
+    Runs before the classifier opens the file. Streams are inflated a chunk at
+    a time and only counted, so a decompression bomb costs time bounded by
+    the limit, never memory. Image streams are skipped: the classifier reads
+    their dictionaries, never their samples.
+    """
+    if limits.max_pages is None and limits.max_stream_bytes is None:
+        return
+    pdf = open_pikepdf(source, password)
+    try:
+        if limits.max_pages is not None:
+            try:
+                count = len(pdf.pages)
+            except Exception as exc:  # a broken page tree raises from qpdf
+                raise InputError(source.name, f"page tree cannot be read: {_line(exc)}") from None
+            if count > limits.max_pages:
+                raise InputError(
+                    source.name,
+                    f"has {count} pages, over the limit of {limits.max_pages} (--max-pages)",
+                )
+        if limits.max_stream_bytes is not None:
+            for objgen, size in _oversized_streams(pdf, limits.max_stream_bytes):
+                raise InputError(
+                    source.name,
+                    f"stream {objgen[0]} {objgen[1]} R inflates to more than {size // MIB} MiB, "
+                    f"over the limit (--max-stream-mb)",
+                )
+    finally:
+        pdf.close()
+
+
+def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], int]]:
+    import pikepdf
+
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Stream):
+            continue
+        try:
+            if obj.get("/Subtype") == pikepdf.Name.Image:
+                continue
+            filters = obj.get("/Filter")
+            if isinstance(filters, pikepdf.Array):
+                names = [str(f) for f in filters]
+            elif filters is None:
+                names = []
+            else:
+                names = [str(filters)]
+            if not names or names[0] not in ("/FlateDecode", "/Fl"):
+                continue
+            raw = bytes(obj.read_raw_bytes())
+        except Exception:
+            continue  # unreadable here is unreadable for the classifier too: it reports it
+        if len(raw) > limit or inflated_size(raw, limit) > limit:
+            yield obj.objgen, limit
+
+
+def inflated_size(raw: bytes, limit: int) -> int:
+    """How many bytes zlib data inflates to, counting at most ``limit + 1``."""
+    inflater = zlib.decompressobj()
+    total = 0
+    data = raw
+    try:
+        while data:
+            out = inflater.decompress(data, _CHUNK)
+            total += len(out)
+            if total > limit:
+                return total
+            data = inflater.unconsumed_tail
+            if not out and not data:
+                break
+    except zlib.error:
+        return total  # damaged data stops where qpdf would stop too
+    return total
+
+
+def _line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
+__all__ = [
+    "DEFAULT_MAX_MEMORY", "DEFAULT_MAX_PAGES", "DEFAULT_MAX_STREAM_BYTES", "DEFAULT_TIMEOUT",
+    "Limits", "inflated_size", "precheck",
+]

@@ -1,0 +1,273 @@
+"""Classify documents in worker processes that can be killed.
+
+Python cannot interrupt a C library from inside: a qpdf or PDFium call that
+loops, or inflates a bomb, holds the interpreter until it returns. So each
+document runs in a worker process with an address-space cap, and the parent
+watches the clock: a worker past its document's deadline is killed and
+replaced, a worker that dies (a reader crashed) is replaced, and either way
+the document gets a one-line error while the others carry on.
+
+Workers are forked from the parent, which has imported the readers but
+opened no document, so a replacement costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, Union
+
+from .errors import InputError
+from .limits import MIB, Limits, precheck
+from .model import DocumentReport
+from .settings import CheckSettings
+
+#: What a job names: a path, or (bytes, display name) for in-memory input.
+JobInput = Union[str, "os.PathLike[str]", tuple[bytes, str]]
+
+#: Outcome kinds. ``report`` and ``input`` are the normal ends (a verdict per
+#: page, or a one-line reason the file cannot be read); the others are the
+#: limits at work, or a defect of ours.
+REPORT, INPUT, TIMEOUT, MEMORY, CRASHED, INTERNAL = (
+    "report", "input", "timeout", "memory", "crashed", "internal",
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one document ended, in which worker, at what cost."""
+
+    index: int
+    report: DocumentReport
+    kind: str
+    seconds: float
+    #: Peak resident memory (bytes) of the worker that ran it, when known.
+    peak_rss: int = 0
+    #: The traceback, for ``internal`` outcomes only.
+    detail: str = ""
+
+
+def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Limits) -> Outcome:
+    """Classify one document in this process: limits first, every error one line."""
+    from .classifier import classify_or_raise
+    from .source import read_source
+
+    start = time.monotonic()
+    label = pdf[1] if isinstance(pdf, tuple) else os.fspath(pdf)
+    detail = ""
+    try:
+        source = read_source(pdf[0], pdf[1]) if isinstance(pdf, tuple) else read_source(pdf)
+        precheck(source, limits, password)
+        report = classify_or_raise(source.data, name=source.name, settings=settings,
+                                   password=password)
+        kind = REPORT
+    except InputError as exc:
+        report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
+    except MemoryError:
+        cap = f" of {limits.max_memory // MIB} MiB" if limits.max_memory else ""
+        report = DocumentReport(path=label, error=f"needs more memory than the limit{cap} "
+                                                  "(--max-memory)")
+        kind = MEMORY
+    except RecursionError:
+        report = DocumentReport(path=label, error="nested too deeply to read")
+        kind, detail = INTERNAL, traceback.format_exc()
+    except Exception as exc:  # a defect of ours: still one line for the user, traceback kept
+        message = " ".join(str(exc).split())[:200]
+        report = DocumentReport(path=label,
+                                error=f"internal error: {type(exc).__name__}: {message}")
+        kind, detail = INTERNAL, traceback.format_exc()
+    return Outcome(0, report, kind, time.monotonic() - start, _peak_rss(), detail)
+
+
+def _peak_rss() -> int:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+
+def _cap_memory(limit: int | None) -> None:
+    if limit is None:
+        return
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX, or below current
+        pass
+
+
+def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Limits) -> None:
+    """A worker: documents in, outcomes out, until told to stop or it must be replaced."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    _cap_memory(limits.max_memory)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        index, pdf = job
+        outcome = check_one(pdf, settings, password, limits)
+        conn.send(Outcome(index, outcome.report, outcome.kind, outcome.seconds,
+                          outcome.peak_rss, outcome.detail))
+        if outcome.kind == MEMORY:
+            return  # a failed allocation may leave a library half-built: start afresh
+
+
+def _context() -> Any:
+    """``fork`` where there is one: no re-import of the caller's main module, instant start.
+
+    The parent only orchestrates (it opens no PDF), so a forked worker
+    inherits the imported readers and nothing half-done.
+    """
+    if "fork" in multiprocessing.get_all_start_methods():
+        from . import classifier, content  # noqa: F401 - imported once, shared by every fork
+
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")  # pragma: no cover - Windows, macOS defaults
+
+
+class _Worker:
+    def __init__(self, ctx: Any, settings: CheckSettings, password: str, limits: Limits) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_serve, args=(child, settings, password, limits),
+                                daemon=True, name="textlayer-worker")
+        self.proc.start()
+        child.close()
+        self.job: tuple[int, JobInput] | None = None
+        self.started = 0.0
+
+    def give(self, job: tuple[int, JobInput]) -> None:
+        self.job = job
+        self.started = time.monotonic()
+        self.conn.send(job)
+
+    def hwm(self) -> int:
+        """Peak resident memory of the live worker, from /proc where there is one."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
+    def stop(self, *, kill: bool = False) -> None:
+        if not kill and self.proc.is_alive():
+            try:
+                self.conn.send(None)
+            except OSError:
+                kill = True
+            self.proc.join(timeout=2)
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+
+def run_guarded(
+    items: Iterable[JobInput], settings: CheckSettings, *, jobs: int = 1, password: str = "",
+    limits: Limits | None = None,
+) -> Iterator[Outcome]:
+    """Outcomes in the order documents finish; ``Outcome.index`` says which one.
+
+    Closing the iterator early (or an interrupt in the caller) kills the
+    workers: nothing is left running.
+    """
+    limits = limits or Limits()
+    pending = deque(enumerate(items))
+    if not pending:
+        return
+    ctx = _context()
+    size = max(1, min(jobs, len(pending)))
+    workers = [_Worker(ctx, settings, password, limits) for _ in range(size)]
+    try:
+        while True:
+            for w in workers:
+                if w.job is None and pending:
+                    w.give(pending.popleft())
+            busy = [w for w in workers if w.job is not None]
+            if not busy:
+                return
+            ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy],
+                         timeout=_next_deadline(busy, limits.timeout))
+            now = time.monotonic()
+            for w in busy:
+                outcome = _collect(w, ready, now, limits)
+                if outcome is None:
+                    continue
+                yield outcome
+                if outcome.kind in (TIMEOUT, MEMORY, CRASHED):
+                    workers[workers.index(w)] = _replace(w, ctx, settings, password, limits)
+    finally:
+        for w in workers:
+            w.stop(kill=w.job is not None)
+
+
+def _next_deadline(busy: list[_Worker], timeout: float | None) -> float | None:
+    if timeout is None:
+        return None
+    first = min(w.started for w in busy) + timeout
+    return max(0.0, first - time.monotonic()) + 0.01
+
+
+def _collect(w: _Worker, ready: list[Any], now: float, limits: Limits) -> Outcome | None:
+    assert w.job is not None
+    index, pdf = w.job
+    label = pdf[1] if isinstance(pdf, tuple) else os.fspath(pdf)
+    elapsed = now - w.started
+    if w.conn in ready or w.proc.sentinel in ready:
+        try:
+            if w.conn.poll():
+                outcome: Outcome = w.conn.recv()
+                w.job = None
+                return outcome
+        except (EOFError, OSError):
+            pass
+        w.proc.join(timeout=1)
+        code = w.proc.exitcode
+        w.job = None
+        how = _signal_name(code)
+        report = DocumentReport(path=label, error=f"a PDF reader crashed on it ({how})")
+        return Outcome(index, report, CRASHED, elapsed)
+    if limits.timeout is not None and elapsed >= limits.timeout:
+        peak = w.hwm()
+        w.proc.kill()
+        w.job = None
+        seconds = f"{limits.timeout:g}"
+        return Outcome(index, DocumentReport(
+            path=label, error=f"took longer than the limit of {seconds} s (--timeout)"),
+            TIMEOUT, elapsed, peak)
+    return None
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+def _replace(w: _Worker, ctx: Any, settings: CheckSettings, password: str,
+             limits: Limits) -> _Worker:
+    w.stop(kill=True)
+    return _Worker(ctx, settings, password, limits)
+
+
+__all__ = ["CRASHED", "INPUT", "INTERNAL", "MEMORY", "REPORT", "TIMEOUT", "JobInput", "Outcome",
+           "check_one", "run_guarded"]
