@@ -60,6 +60,10 @@ class TextLayerState:
     record: SessionRecord = field(default_factory=SessionRecord)
     #: Why the JSON report could not be written, shown in the summary.
     report_error: str | None = None
+    #: Folder of the HTML report (--textlayer-html), the file written, or why it was not.
+    html_dir: Path | None = None
+    html_written: Path | None = None
+    html_error: str | None = None
 
     def display(self, path: Path) -> str:
         return self.scope.display(path)
@@ -102,6 +106,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="FILE.json",
         help="write every check of the session as JSON ({\"documents\": [...]}).",
     )
+    group.addoption(
+        "--textlayer-html",
+        metavar="DIR",
+        help="write a static HTML report (DIR/index.html): each bad page drawn with its "
+        "glyph boxes, extracted text and fonts.",
+    )
     parser.addini("textlayer_allow", "page verdicts accepted besides blank and readable.")
     parser.addini("textlayer_lang", "expected language (ISO 639 code).")
     parser.addini("textlayer_max_bad_glyphs", "share of unmappable glyphs a page may have.")
@@ -134,6 +144,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except SettingError as exc:
         raise pytest.UsageError(str(exc)) from None
     report = config.getoption("textlayer_report")
+    html = config.getoption("textlayer_html")
     scope = CollectScope(
         invocation_dir=invocation.resolve(),
         globs=[g.strip() for g in config.getini("textlayer_paths") if g.strip()],
@@ -151,6 +162,7 @@ def pytest_configure(config: pytest.Config) -> None:
         base=base,
         report_path=(invocation / report) if report else None,
         scope=scope,
+        html_dir=(invocation / html) if html else None,
     )
 
 
@@ -419,6 +431,23 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         except OSError as exc:  # the run's own outcome matters more than its report file
             state.report_error = f"{state.report_path}: {exc.strerror or exc}"
             session.exitstatus = pytest.ExitCode.USAGE_ERROR
+    if state.html_dir is not None:
+        _write_html(state, state.html_dir, session)
+
+
+def _write_html(state: TextLayerState, directory: Path, session: pytest.Session) -> None:
+    """The HTML rendering of the session's checks (the last check of each file)."""
+    from .errors import TextLayerError
+    from .html_report import write_html
+
+    latest = {c.report.path: c.report for c in state.record.ordered()}
+    try:
+        state.html_written = write_html(
+            latest.values(), directory, base=state.scope.invocation_dir
+        )
+    except TextLayerError as exc:
+        state.html_error = str(exc)
+        session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -442,3 +471,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(f"textlayer report NOT written: {state.report_error}", red=True)
     elif state.report_path is not None:
         terminalreporter.write_line(f"textlayer report written to {state.report_path}")
+    if state.html_error is not None:
+        terminalreporter.write_line(
+            f"textlayer HTML report NOT written: {state.html_error}", red=True
+        )
+    elif state.html_written is not None:
+        terminalreporter.write_line(f"textlayer HTML report written to {state.html_written}")
