@@ -746,6 +746,8 @@ def from_order(
 MIN_VOTES = 2
 #: Share of a code's votes the winning reading must have; below it the code stays unmapped.
 MIN_AGREEMENT = 0.7
+#: Confidence given at most to a reading made from character boxes rather than a paired word.
+FALLBACK_CONF = 80.0
 #: A code drawn once in the whole document is believed on one vote only above this confidence.
 SINGLE_VOTE_CONF = 90.0
 
@@ -767,6 +769,8 @@ class _Char:
     blank: bool
     error: bool
     origin: tuple[float, float]
+    #: The box was made from origins, not given by PDFium.
+    cell: bool = False
 
 
 def _cells(chars: list[_Char]) -> list[_Char]:
@@ -786,7 +790,7 @@ def _cells(chars: list[_Char]) -> list[_Char]:
         advance = nxt.origin[0] - ch.origin[0]
         if same_line and advance > 0 and (x1 - x0) > 1.5 * advance:
             out[i] = _Char(
-                ch.unicode, (ch.origin[0], y0, nxt.origin[0], y1), False, ch.error, ch.origin
+                ch.unicode, (ch.origin[0], y0, nxt.origin[0], y1), False, ch.error, ch.origin, True
             )
             narrowed.append(advance)
     if narrowed:
@@ -807,6 +811,7 @@ class _Glyph:
     code: int
     box: tuple[float, float, float, float]  # pixels, top-left origin
     blank: bool
+    cell: bool = False
 
 
 def _pdfium_glyphs(
@@ -861,15 +866,14 @@ def _pdfium_glyphs(
     out: dict[tuple[int, int], list[_Glyph]] = {}
     for name, found in per_font.items():
         usage = names[name]
-        chars = [(c.unicode, c.box, c.blank, c.error) for c in _cells(found)]
+        chars = _cells(found)
         codes = [c for run in usage.pages.get(page_index, []) for c in run]
         if len(codes) == len(chars):
             out[usage.key] = [
-                _Glyph(code, box, blank)
-                for code, (_, box, blank, _) in zip(codes, chars, strict=True)
+                _Glyph(code, c.box, c.blank, c.cell) for code, c in zip(codes, chars, strict=True)
             ]
-        elif all(err for *_, err in chars):
-            out[usage.key] = [_Glyph(u, box, blank) for u, box, blank, _ in chars]
+        elif all(c.error for c in chars):
+            out[usage.key] = [_Glyph(c.unicode, c.box, c.blank, c.cell) for c in chars]
     return out
 
 
@@ -897,6 +901,17 @@ def _mark_inkless(items: list[_Glyph], image: Any) -> None:
         darkest, _ = image.crop((x0, y0, x1, y1)).getextrema()
         if darkest > INKLESS:
             glyph.blank = True
+            continue
+        if glyph.cell:
+            # A cell made from origins is wider than the glyph: shrink it to the ink, so
+            # its centre sits on the letter (a period at the end of a line).
+            cx0, cy0 = max(0, int(bx0)), max(0, int(by0))
+            cx1, cy1 = min(width, int(bx1) + 1), min(height, int(by1) + 1)
+            mask = image.crop((cx0, cy0, cx1, cy1)).point(lambda v: 255 if v <= INKLESS else 0)
+            ink = mask.getbbox()
+            if ink:
+                # Sideways only: the cell is as tall as the font box and reaches other lines.
+                glyph.box = (cx0 + ink[0], by0, cx0 + ink[2], by1)
 
 
 def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
@@ -983,7 +998,8 @@ def read_glyphs(
         if id(glyph) not in done:
             got = _reading(glyph, chars) or _gap(glyph, boxes)
             if got is not None:
-                yield glyph, got
+                # Read from boxes alone: never enough on its own for a glyph drawn once.
+                yield glyph, (got[0], min(got[1], FALLBACK_CONF))
 
 
 def _gap(
