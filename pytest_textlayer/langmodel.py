@@ -86,6 +86,8 @@ RARE_SHARE = 2e-5
 #: Share of a failing script's letters that no language of the model writes, above which the
 #: text is more likely a language outside the reference (Kurdish, Uyghur, Abkhaz) than junk.
 FOREIGN_SHARE = 0.05
+#: Share of letters standing in tokens with digits above which a failing text is codes, not junk.
+MAX_CODE_SHARE = 0.4
 #: A text of 40 letters or more uses at least this many distinct letters in any language.
 MIN_DISTINCT_LETTERS = 5
 #: Share of letters outside every language's alphabet above which a text is not language.
@@ -963,6 +965,8 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                      f"the {g.lower()} letters read as no reference language,"
                                      f" but {foreign[g]:.0%} of them are letters none of them"
                                      " writes: a language the model does not know?")
+        if _code_letters(kind) > MAX_CODE_SHARE * max(letters, 1):
+            return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
         # a whole script of the page fails, even if another one reads
         return LanguageJudgement(sc, thr, False, lang_name, judged,
                                  f"the {g.lower()} letters read as no language (closest"
@@ -977,9 +981,28 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(sc, thr, None, lang_name, judged,
                                  f"uncertain: {judged} letter pairs score {sc:.2f}, just under"
                                  f" {lang_name}'s {thr:.2f} nats per pair")
+    if _code_letters(kind) > MAX_CODE_SHARE * max(letters, 1):
+        return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
     return LanguageJudgement(sc, thr, False, lang_name, judged,
                              f"no language accepts the letter pairs (closest {lang_name}:"
                              f" {sc:.2f} < {thr:.2f} nats per pair)")
+
+
+_TOKEN = re.compile(r"\S+")
+CODES_REASON = ("mostly codes mixing letters and digits (keys, hashes, base64): no language"
+                " to judge")
+
+
+def _code_letters(kind: str) -> int:
+    """Letters standing in tokens that also hold digits: identifiers, keys, base64, hashes."""
+    total = 0
+    for m in _TOKEN.finditer(kind):
+        token = m.group()
+        if KIND_DIGIT in token:
+            letters = token.count(KIND_LATIN) + token.count(KIND_ALPHA)
+            if letters:
+                total += letters
+    return total
 
 
 def best_language(text: str, model: LetterPairModel | None = None) -> str | None:

@@ -293,6 +293,14 @@ def test_numbers_and_short_fields_are_never_condemned() -> None:
         assert judge(field).passes is not False, field
 
 
+def test_codes_mixing_letters_and_digits_are_not_condemned() -> None:
+    base64 = ("MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+              "RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n"
+              "VQQDExlCYWx0aW1vcmUgQ3liZXJUcnVzdCBSb290MB4XDTAwMDUxMjE4NDYwMFoX\n")
+    verdict = judge(base64)
+    assert verdict.passes is None and "codes" in verdict.reason
+
+
 def test_too_little_text_is_undecided() -> None:
     verdict = judge("Oui")
     assert verdict.passes is None and "too little" in verdict.reason
