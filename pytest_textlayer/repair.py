@@ -18,6 +18,7 @@ when complete; IN is only read.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -210,7 +211,7 @@ def _check_paths(
     return src, dst
 
 
-def _write_atomically(pdf: Any, dst: Path) -> None:
+def _write_atomically(pdf: Any, dst: Path, src: Path) -> None:
     """Save to a temporary file beside ``dst``, then rename: never a partial OUT."""
     import pikepdf
 
@@ -221,20 +222,39 @@ def _write_atomically(pdf: Any, dst: Path) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        pdf.save(tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        with _quiet():
+            pdf.save(
+                tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate
+            )
         os.replace(tmp, dst)
     except OSError as exc:
         raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
+    except pikepdf.PdfError as exc:
+        problem = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise InputError(str(src), f"damaged PDF: cannot be rewritten: {problem}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence pikepdf's PageCopyWarning: form widgets stay where they were, the hint is noise."""
+    import warnings
+
+    import pikepdf
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
+        yield
 
 
 def _pdf_bytes(pdf: Any) -> bytes:
     import io
 
     buf = io.BytesIO()
-    pdf.save(buf)
+    with _quiet():
+        pdf.save(buf)
     return buf.getvalue()
 
 
@@ -649,7 +669,7 @@ def _repair_open(
             tess_lang, how = _choose_lang(lang, readable, images, notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
-    _write_atomically(pdf, dst)
+    _write_atomically(pdf, dst, src)
     after = classify(str(dst), settings=settings, name=str(dst))
     story = tuple(
         _page_repair(b, a, todo, repaired_pages)
