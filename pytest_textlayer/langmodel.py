@@ -100,6 +100,8 @@ PREFILTER_PAIRS = 80
 #: Symbols of a page judged at most, in windows spread over it (speed on long pages).
 MAX_SYMBOLS = 3000
 SAMPLE_WINDOWS = 6
+#: Pair log-probabilities one language keeps computed (about 100 bytes each).
+LOGPROB_CACHE = 50_000
 #: Add-one smoothing constant.
 ALPHA = 1.0
 
@@ -319,7 +321,7 @@ class _LogProbs(dict[str, float]):
         self.lang = lang
 
     def __missing__(self, key: str) -> float:
-        if len(self) > 200_000:  # bounded memory over very long runs
+        if len(self) > LOGPROB_CACHE:  # bounded memory over very long runs
             self.clear()
         value = self.lang.logprob(key[0], key[1])
         self[key] = value
