@@ -314,8 +314,8 @@ def _page_section(doc: _Doc, i: int, page: PageReport, figures: Sequence[hp.Figu
     fix = doc.repaired(page.number)
     state = f"{page.verdict}" + (f" → {fix.after} after repair" if fix else "")
     parts = [
-        f'<article class="page" aria-labelledby="{uid}">'
-        f'<h3 id="{uid}">Page {page.number}: {hp.esc(state)}</h3>'
+        f'<article class="page" id="{uid}" aria-labelledby="{uid}-h">'
+        f'<h3 id="{uid}-h">Page {page.number}: {hp.esc(state)}</h3>'
     ]
     if page.evidence:
         items = "".join(f"<li>{hp.esc(e)}</li>" for e in page.evidence)
