@@ -15,6 +15,7 @@ the axe-core test when npm or the registry is unavailable.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -88,10 +89,8 @@ class Chromium:
         )["sessionId"]
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # it may be gone already
             self.call("Browser.close")
-        except Exception:
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
