@@ -381,7 +381,9 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     spec = _spec_text(plan)
     wrong = False
     if on_bad_page and spec:
-        wrong = langmodel.judge(usage.text(spec), model, lang=lang).passes is False
+        verdict = langmodel.judge(usage.text(spec), model, lang=lang)
+        # Undecided on plenty of text (it looks like codes, not words) counts as wrong too.
+        wrong = verdict.passes is False or (verdict.passes is None and verdict.pairs >= 20)
     if wrong:
         plan.bad = set(usage.codes())
     program = recover.from_program(usage)
