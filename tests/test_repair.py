@@ -247,3 +247,17 @@ def test_bad_ocr_mode_is_a_usage_error(tmp_path: Path) -> None:
     src.write_bytes(severed_pdf(PAGES[:1]))
     with pytest.raises(UsageError, match="--ocr"):
         repair(src, tmp_path / "out.pdf", ocr="sometimes")
+
+
+def test_never_mode_runs_without_tesseract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_textlayer import ocr
+
+    monkeypatch.setenv("TEXTLAYER_TESSERACT", str(tmp_path / "no-tesseract-here"))
+    ocr._probe.cache_clear()
+    try:
+        src = tmp_path / "doc.pdf"
+        src.write_bytes(severed_pdf(PAGES[:1], order="first-use", keep="none"))
+        report = repair(src, tmp_path / "out.pdf", ocr="never")
+    finally:
+        ocr._probe.cache_clear()
+    assert report.written and not report.ok and report.ocr is None
