@@ -54,12 +54,12 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
 th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.bad{color:#b3261e;font-weight:600}.good{color:#1a7f37}
+.bad{color:#b3261e;font-weight:600}.good{color:#1a7f37}.bad,.good{white-space:nowrap}
 .page{border-top:1px solid #d0d7de;margin-top:2rem}
 .cols{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
 .cols>*{flex:1 1 340px;min-width:0}
 .figs{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
-figure{margin:0;max-width:100%}.toggle{margin:.3rem 0}
+figure{margin:0;width:min-content;max-width:100%}.toggle{margin:.3rem 0}
 .canvas{position:relative;width:max-content;max-width:100%;border:1px solid #8c959f;line-height:0}
 .canvas img{display:block;max-width:100%;height:auto}
 .canvas svg{position:absolute;inset:0;width:100%;height:100%}
