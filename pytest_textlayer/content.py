@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .fonts import ONE_BYTE, FontInfo, analyse_font
 from .model import FontReport, FontStatus
-from .pagetext import TextSink, remember_width, width_of
+from .pagetext import TextFont, TextSink, remember_width, text_font
 
 if TYPE_CHECKING:
     import pikepdf
@@ -42,8 +42,9 @@ OPERATORS = (
     "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
     "S s f F f* B B* b b* sh"
 )
-_PAINT = frozenset({"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "sh"})
+_PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"sh"})
 _INVISIBLE_MODES = frozenset({3, 7})
+_UNSEEN = object()
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -92,17 +93,47 @@ class FontUse:
     font: FontInfo
     glyphs: int = 0
     bad_glyphs: int = 0
-    #: Codes drawn outside ActualText (the ones the font's route must decode).
-    codes: Counter[int] = field(default_factory=Counter)
     #: Glyphs drawn in render mode 3 or 7.
     invisible_glyphs: int = 0
     #: Glyphs inside marked content with /ActualText (counted as good).
     actual_text_glyphs: int = 0
     #: Glyphs whose string starts outside the page box (cropped away; readers may still extract).
     offpage_glyphs: int = 0
+    #: Glyphs drawn outside ActualText (the ones the font's route must decode).
+    coded: int = 0
+    #: Their codes, one chunk per shown string, counted into :attr:`codes` when first asked:
+    #: a font that cannot have bad codes never needs them counted.
+    drawn: list[Sequence[int]] = field(default_factory=list, repr=False)
+    _codes: Counter[int] = field(default_factory=Counter, repr=False)
+    _counted: bool = field(default=False, repr=False)
+
+    @property
+    def codes(self) -> Counter[int]:
+        """Codes drawn outside ActualText, with how often each is drawn."""
+        if self.drawn:
+            chunks, self.drawn = self.drawn, []
+            if isinstance(chunks[0], bytes):
+                self._codes.update(b"".join(chunks))  # type: ignore[arg-type]
+            else:
+                for chunk in chunks:
+                    self._codes.update(chunk)
+        return self._codes
+
+    def count_bad(self) -> None:
+        """Set :attr:`bad_glyphs` once the walk is over (one C pass for one-byte fonts)."""
+        font = self.font
+        if not font.can_be_bad:
+            self.bad_glyphs = 0
+        elif self.drawn and not self._codes and isinstance(self.drawn[0], bytes):
+            self.bad_glyphs = len(b"".join(self.drawn).translate(None, font.good_bytes))  # type: ignore[arg-type]
+        else:
+            self.bad_glyphs = sum(n for code, n in self.codes.items() if font.is_bad_code(code))
+        self._counted = True
 
     def judge(self) -> tuple[FontStatus, str, str | None]:
         """(status, route, evidence) for this page's glyphs; see :meth:`FontInfo.judge_use`."""
+        if not self.font.can_be_bad or self._counted and not self.bad_glyphs:
+            return self.font.judge_clean(self.coded)
         return self.font.judge_use(self.codes)
 
     @property
@@ -172,6 +203,7 @@ class _State:
     ctm: Matrix = IDENTITY
     font: FontInfo | None = None
     font_key: Any = None
+    text_font: TextFont | None = None
     size: float = 0.0
     render: int = 0
     scale: float = 1.0
@@ -183,6 +215,7 @@ class _State:
             self.ctm,
             self.font,
             self.font_key,
+            self.text_font,
             self.size,
             self.render,
             self.scale,
@@ -215,7 +248,7 @@ class _Walker:
         self.text = TextSink()
 
     # -- resources ----------------------------------------------------------------------------
-    def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo] | None:
+    def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo, TextFont] | None:
         import pikepdf
 
         try:
@@ -231,7 +264,7 @@ class _Walker:
             info = analyse_font(obj)
             self.cache[key] = info
             remember_width(info, obj)
-        return key, info
+        return key, info, text_font(info)
 
     # -- images -------------------------------------------------------------------------------
     def image(self, width: int, height: int, ctm: Matrix) -> None:
@@ -277,14 +310,18 @@ class _Walker:
         """Interpret one content stream (page, form, glyph procedure or appearance)."""
         import pikepdf
 
+        from .contentstream import from_pikepdf, instructions
+
         if depth > MAX_DEPTH:
             self.errors.append(f"{what}: nested deeper than {MAX_DEPTH} levels, not followed")
             return
-        try:
-            instructions = pikepdf.parse_content_stream(source, OPERATORS)
-        except Exception as exc:
-            self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
-            return
+        ops = instructions(source)
+        if ops is None:
+            try:
+                ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
+            except Exception as exc:
+                self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+                return
         stack: list[_State] = []
         # Per open marked-content sequence: (carries ActualText, hides an optional-content layer).
         marked: list[tuple[bool, bool]] = []
@@ -292,81 +329,86 @@ class _Walker:
         hidden_at_start = self.hidden
         tm: Matrix = IDENTITY
         tlm: Matrix = IDENTITY
-        inline = pikepdf.ContentStreamInlineImage
-        for inst in instructions:
-            if isinstance(inst, inline):
-                image = inst.iimage
-                try:
-                    self.image(int(image.width), int(image.height), state.ctm)
-                except Exception:
-                    self.small_images += 1
-                continue
-            op = str(inst.operator)
-            args = inst.operands
+        fonts: dict[str, Any] = {}  # Tf operand -> what self.font gave, for this stream
+        for op, args in ops:
             try:
-                if op in ("Tj", "'", '"'):
-                    if op != "Tj":
-                        tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
-                        tm = tlm
+                if op == b"Tj":
                     if args:
                         self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
-                elif op == "TJ":
-                    if args:
-                        self.show(args[0], state, resources, tm, depth, type3, actual > 0)
-                elif op == "Tf":
-                    found = self.font(resources, args[0]) if args else None
-                    state.font_key, state.font = found if found else (None, None)
+                elif op == b"Tm":
+                    if len(args) == 6:
+                        a, b, c, d, e, f = map(float, args)
+                        tm = tlm = (a, b, c, d, e, f)
+                elif op == b"Tf":
+                    name = args[0] if args else None
+                    if type(name) is str:  # the same font is selected again and again
+                        found = fonts.get(name, _UNSEEN)
+                        if found is _UNSEEN:
+                            found = fonts[name] = self.font(resources, name)
+                    else:
+                        found = self.font(resources, name) if args else None
+                    state.font_key, state.font, state.text_font = found or (None, None, None)
                     if found is None and args:
                         self.errors.append(f"{what}: font {args[0]} is not in the resources")
                     state.size = float(args[1]) if len(args) > 1 else state.size
-                elif op == "Tr":
-                    state.render = int(args[0])
-                elif op == "q":
-                    stack.append(state.copy())
-                elif op == "Q":
-                    if stack:
-                        state = stack.pop()
-                elif op == "cm":
-                    m = _matrix(args)
-                    if m is not None:
-                        state.ctm = _mul(m, state.ctm)
-                elif op == "BT":
-                    tm = tlm = IDENTITY
-                elif op == "Tm":
-                    m = _matrix(args)
-                    if m is not None:
-                        tm = tlm = m
-                elif op in ("Td", "TD"):
+                elif op == b"TJ":
+                    if args:
+                        self.show(args[0], state, resources, tm, depth, type3, actual > 0)
+                elif op == b"T*":
+                    tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
+                    tm = tlm
+                elif op == b"TL":
+                    state.leading = float(args[0])
+                elif op in (b"BT", b"ET"):
+                    if op == b"BT":
+                        tm = tlm = IDENTITY
+                elif op in (b"Td", b"TD"):
                     tx, ty = float(args[0]), float(args[1])
-                    if op == "TD":
+                    if op == b"TD":
                         state.leading = -ty
                     tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
                     tm = tlm
-                elif op == "T*":
+                elif op in (b"'", b'"'):
                     tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
                     tm = tlm
-                elif op == "TL":
-                    state.leading = float(args[0])
-                elif op == "Tz":
+                    if args:
+                        self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
+                elif op == b"Tr":
+                    state.render = int(args[0])
+                elif op == b"q":
+                    stack.append(state.copy())
+                elif op == b"Q":
+                    if stack:
+                        state = stack.pop()
+                elif op == b"cm":
+                    m = _matrix(args)
+                    if m is not None:
+                        state.ctm = _mul(m, state.ctm)
+                elif op == b"Tz":
                     state.scale = float(args[0]) / 100.0
-                elif op == "Ts":
+                elif op == b"Ts":
                     state.rise = float(args[0])
-                elif op == "Do":
+                elif op == b"Do":
                     if args:
                         self.do(args[0], resources, state, depth, type3, what)
-                elif op == "BDC":
+                elif op == b"BDC":
                     has = _has_actual_text(args, resources)
                     off = self.is_hidden_oc(args, resources)
                     marked.append((has, off))
                     actual += has
                     self.hidden += off
-                elif op == "BMC":
+                elif op == b"BMC":
                     marked.append((False, False))
-                elif op == "EMC":
+                elif op == b"EMC":
                     if marked:
                         has, off = marked.pop()
                         actual -= has
                         self.hidden -= off
+                elif op == b"BI":
+                    try:
+                        self.image(int(args.width), int(args.height), state.ctm)
+                    except Exception:
+                        self.small_images += 1
                 elif op in _PAINT:
                     self.paths += 1
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
@@ -389,10 +431,10 @@ class _Walker:
     def is_hidden_oc(self, args: Any, resources: Any) -> bool:
         import pikepdf
 
-        if not self.off_groups or len(args) < 2 or args[0] != pikepdf.Name.OC:
+        if not self.off_groups or len(args) < 2 or args[0] != "/OC":
             return False
         props = args[1]
-        if isinstance(props, pikepdf.Name):
+        if isinstance(props, str):
             table = resources.get("/Properties") if resources is not None else None
             props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
         return self.ocg_off(props)
@@ -417,13 +459,13 @@ class _Walker:
         type3: bool,
         actual: bool,
     ) -> None:
-        import pikepdf
-
         info = state.font
         if info is None or type3:
             return  # no font selected (broken file) or inside a glyph procedure: not text
-        string = pikepdf.String
-        raw = b"".join([bytes(item) for item in items if isinstance(item, string)])
+        if len(items) == 1 and type(items[0]) is bytes:
+            raw = items[0]
+        else:
+            raw = b"".join([item for item in items if isinstance(item, bytes)])
         # One-byte fonts (most simple fonts): the bytes are the codes; skip building a list.
         codes: Sequence[int] = raw if info.code_ranges == ONE_BYTE else info.split_codes(raw)
         if not codes:
@@ -432,22 +474,28 @@ class _Walker:
         if use is None:
             use = self.uses[state.font_key] = FontUse(info)
         n = len(codes)
-        if not self.in_annotation and not self.on_page(tm, state):
-            use.offpage_glyphs += n
-        use.glyphs += n
         if self.in_annotation:
             self.annotation_glyphs += n
+        elif not self.on_page(tm, state):
+            use.offpage_glyphs += n
+        use.glyphs += n
         if state.render in _INVISIBLE_MODES or self.hidden:
             use.invisible_glyphs += n
         if actual:
             use.actual_text_glyphs += n
         else:
-            use.codes.update(codes)
-        if not self.text.full:
-            m = _mul(tm, state.ctm)
-            origin = (m[4] + state.rise * m[2], m[5] + state.rise * m[3])
-            em = state.size * (m[2] * m[2] + m[3] * m[3]) ** 0.5
-            self.text.show(info, items, origin, em, width_of(info) * state.scale)
+            use.coded += n
+            use.drawn.append(codes)
+        text = self.text
+        if text.size < text.budget:
+            ctm = state.ctm
+            a, b, c, d, e, f = tm
+            a2, b2, c2, d2, e2, f2 = ctm
+            mc, md = c * a2 + d * c2, c * b2 + d * d2
+            rise = state.rise
+            origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
+            em = state.size * (mc * mc + md * md) ** 0.5
+            text.show(state.text_font or text_font(info), items, origin, em, state.scale)
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)
 
@@ -626,7 +674,7 @@ def _has_actual_text(args: Any, resources: Any) -> bool:
     if len(args) < 2:
         return False
     props = args[1]
-    if isinstance(props, pikepdf.Name):
+    if isinstance(props, str):
         table = resources.get("/Properties") if resources is not None else None
         props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
     return isinstance(props, pikepdf.Dictionary) and "/ActualText" in props
@@ -690,7 +738,7 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
     walker.annotations(page, 0)
     uses = list(walker.uses.values())
     for use in uses:
-        use.bad_glyphs = sum(n for code, n in use.codes.items() if use.font.is_bad_code(code))
+        use.count_bad()
     return PageContent(
         fonts=uses,
         glyphs=sum(u.glyphs for u in uses),

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .cmaps import CMap, parse_cmap
@@ -165,6 +166,22 @@ class FontInfo:
         return self.recovered.get(code)
 
     # -- judging a page's use of the font -----------------------------------------------------
+    @property
+    def can_be_bad(self) -> bool:
+        """Can any code of this font be bad? When not, a page's use is judged by its count alone."""
+        return bool(self.bad) or self.missing is not None
+
+    @cached_property
+    def good_bytes(self) -> bytes:
+        """The one-byte codes that are not bad (to delete with bytes.translate, leaving the bad)."""
+        return bytes(code for code in range(256) if not self.is_bad_code(code))
+
+    def judge_clean(self, total: int) -> tuple[FontStatus, str, str | None]:
+        """Status, route and evidence for `total` glyphs drawn, none of them bad."""
+        if self.status is FontStatus.USABLE or not total:
+            return self.status, self.route, self.problem
+        return FontStatus.USABLE, self.route, None
+
     def judge_use(self, codes: Mapping[int, int]) -> tuple[FontStatus, str, str | None]:
         """Status, route and evidence for the glyphs one page draws with this font.
 
@@ -179,9 +196,7 @@ class FontInfo:
                 reasons[why] += n
         bad = sum(reasons.values())
         if not bad:
-            if self.status is FontStatus.USABLE or not total:
-                return self.status, self.route, self.problem
-            return FontStatus.USABLE, self.route, None
+            return self.judge_clean(total)
         drawn = f"{bad} of {total} glyphs drawn"
         key, _ = reasons.most_common(1)[0]
         if self.status is not FontStatus.USABLE and (

@@ -15,8 +15,11 @@ to a real reader.
 
 from __future__ import annotations
 
+import codecs
+import functools
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .fonts import ONE_BYTE, FontInfo
@@ -32,31 +35,86 @@ LINE_BREAK = 0.5
 #: Mean glyph width (in ems) assumed when a font gives none.
 DEFAULT_WIDTH = 0.5
 
-_tables: weakref.WeakKeyDictionary[FontInfo, dict[int, str]] = weakref.WeakKeyDictionary()
-_widths: weakref.WeakKeyDictionary[FontInfo, float] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True)
+class TextFont:
+    """What the text collection needs of one font, worked out once per font (not per string)."""
+
+    #: Turns one shown string's bytes into the text the font's declared route gives.
+    decode: Callable[[bytes], str]
+    #: False when the font's codes need tables we do not ship (CJK collections).
+    complete: bool
+    #: Mean glyph advance in ems.
+    width: float
+
+
+_fonts: weakref.WeakKeyDictionary[FontInfo, TextFont] = weakref.WeakKeyDictionary()
 
 
 def remember_width(info: FontInfo, font: Any) -> None:
     """Measure a font's mean glyph width once, when it is first analysed."""
-    _widths[info] = mean_width(font)
+    _fonts[info] = text_font(info, mean_width(font))
+
+
+def text_font(info: FontInfo, width: float | None = None) -> TextFont:
+    """The font's :class:`TextFont` (made with `width`, or the remembered one, when new)."""
+    found = _fonts.get(info)
+    if found is None or width is not None and width != found.width:
+        found = TextFont(_decoder(info), decodes_fully(info),
+                         DEFAULT_WIDTH if width is None else width)
+        _fonts[info] = found
+    return found
 
 
 def width_of(info: FontInfo) -> float:
-    return _widths.get(info, DEFAULT_WIDTH)
+    return text_font(info).width
 
 
 def _table(info: FontInfo) -> dict[int, str]:
-    table = _tables.get(info)
-    if table is None:
-        table = {code: text for code, text in info.unicode.items() if len(text) != 1
-                 or ord(text) != code}
-        _tables[info] = table
-    return table
+    return {code: text for code, text in info.unicode.items() if len(text) != 1
+            or ord(text) != code}
 
 
 def decodes_fully(info: FontInfo) -> bool:
     """Can this font's codes be turned into the text readers give, without external tables?"""
     return bool(info.unicode) or info.missing is not None or info.codes_are_utf16
+
+
+def _decoder(info: FontInfo) -> Callable[[bytes], str]:
+    """The cheapest exact decoding for the font (codes without a value stay as that character)."""
+    ranges = info.code_ranges
+    if info.codes_are_utf16:
+        return functools.partial(_split_decode, info)
+    table = _table(info)
+    if ranges == ONE_BYTE:
+        if not table:
+            return _latin1
+        one = {code: text for code, text in table.items() if code < 256}
+        if all(len(text) == 1 for text in one.values()):
+            # C charmap decoding: one character per byte, as translate would give.
+            chars = "".join(one.get(code, chr(code)) for code in range(256))
+            return functools.partial(_charmap, chars)
+        return lambda raw: raw.decode("latin-1").translate(table)
+    if len(ranges) == 1 and ranges[0][0] == 2:
+        return lambda raw: raw[: len(raw) // 2 * 2].decode(
+            "utf-16-be", errors="surrogatepass").translate(table)
+    return lambda raw: "".join(map(chr, info.split_codes(raw))).translate(table)
+
+
+def _latin1(raw: bytes) -> str:
+    return raw.decode("latin-1")
+
+
+def _charmap(chars: str, raw: bytes) -> str:
+    return codecs.charmap_decode(raw, "strict", chars)[0]
+
+
+def _split_decode(info: FontInfo, raw: bytes) -> str:
+    ranges = info.code_ranges
+    if ranges == ONE_BYTE:
+        return raw.decode("latin-1")
+    if len(ranges) == 1 and ranges[0][0] == 2:
+        return raw[: len(raw) // 2 * 2].decode("utf-16-be", errors="surrogatepass")
+    return "".join(map(chr, info.split_codes(raw)))
 
 
 def mean_width(font: Any) -> float:
@@ -117,39 +175,27 @@ class TextSink:
 
     def show(
         self,
-        info: FontInfo,
-        items: Iterable[Any],
+        font: TextFont,
+        items: Sequence[Any],
         origin: tuple[float, float],
         em: float,
-        width: float,
+        scale: float = 1.0,
     ) -> None:
-        """One text-showing operator: `items` are strings and TJ numbers, in order.
+        """One text-showing operator: `items` are strings (bytes) and TJ numbers, in order.
 
-        `origin` is where the string starts in user space and `em` the font
-        size there; `width` the font's mean glyph width in ems.
+        `origin` is where the string starts in user space, `em` the font size
+        there and `scale` the horizontal scaling (Tz) as a factor.
         """
-        if self.full:
+        if self.size >= self.budget:
             return
-        if not decodes_fully(info):
+        if not font.complete:
             self.complete = False
-        import pikepdf
-
-        pieces: list[str] = []
-        advance = 0.0
-        for item in items:
-            if isinstance(item, pikepdf.String):
-                text = _decode(info, bytes(item))
-                pieces.append(text)
-                advance += len(text) * width
-            else:
-                try:
-                    shift = float(item)
-                except (TypeError, ValueError):
-                    continue
-                if shift < -TJ_SPACE and pieces and not pieces[-1].endswith(" "):
-                    pieces.append(" ")
-                advance -= shift / 1000
-        body = "".join(pieces)
+        width = font.width * scale
+        if len(items) == 1 and type(items[0]) is bytes:
+            body = font.decode(items[0])
+            advance = len(body) * width
+        else:
+            body, advance = _pieces(font, items, width)
         if not body:
             return
         x, y = origin
@@ -172,14 +218,21 @@ class TextSink:
         self.size += len(text)
 
 
-def _decode(info: FontInfo, raw: bytes) -> str:
-    ranges = info.code_ranges
-    if ranges == ONE_BYTE:
-        chars = raw.decode("latin-1")
-    elif len(ranges) == 1 and ranges[0][0] == 2:
-        chars = raw[: len(raw) // 2 * 2].decode("utf-16-be", errors="surrogatepass")
-    else:
-        chars = "".join(map(chr, info.split_codes(raw)))
-    if info.codes_are_utf16:
-        return chars
-    return chars.translate(_table(info))
+def _pieces(font: TextFont, items: Iterable[Any], width: float) -> tuple[str, float]:
+    """A TJ array's text, with a space where an adjustment moves right by a word gap."""
+    pieces: list[str] = []
+    advance = 0.0
+    for item in items:
+        if isinstance(item, bytes):
+            text = font.decode(item)
+            pieces.append(text)
+            advance += len(text) * width
+        else:
+            try:
+                shift = float(item)
+            except (TypeError, ValueError):
+                continue
+            if shift < -TJ_SPACE and pieces and not pieces[-1].endswith(" "):
+                pieces.append(" ")
+            advance -= shift / 1000
+    return "".join(pieces), advance

@@ -1,0 +1,169 @@
+"""Content-stream instructions for the walk, tokenized by one regular expression when it is safe.
+
+qpdf's parser (pikepdf.parse_content_stream) builds a Python object for every
+operand and operator; on a dense page that costs more than everything else
+the check does. Born-digital streams are regular: numbers, names, simple
+strings and a few dozen operators. This module splits such a stream into
+(operator, operand bytes) with one `findall` and parses only the operands
+of the operators the walk reads, most of them from a memo.
+
+Anything it is not sure of sends the whole stream to qpdf's parser instead,
+so both routes give the walk the same instructions: inline images (their
+data is binary), nested or unusual strings are handled by qpdf, unknown
+operators, unbalanced brackets, characters no token accepts, a stream that
+cannot be decoded. Operands use plain Python values either way: numbers as
+int or float, names as ``str`` ("/F1"), strings as ``bytes``, arrays as
+lists; dictionaries (marked-content properties) stay pikepdf objects.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any
+
+#: Operators the walk interprets (inline images come from qpdf's parser only).
+WALKED = frozenset(
+    b"q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BDC BMC EMC "
+    b"S s f F f* B B* b b* sh".split()
+)
+#: Every content-stream operator of PDF 32000 Annex A except the inline-image ones.
+KNOWN = frozenset(
+    b"b B b* B* BDC BMC BT BX c cm CS cs d d0 d1 Do DP EMC ET EX f F f* G g gs h i j J K k l m "
+    b"M MP n q Q re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf TJ Tj TL Tm Tr Ts Tw Tz v w "
+    b"W W* y ' \"".split()
+)
+#: Operators whose operands the walk never reads.
+_NO_OPERANDS = frozenset(b"q Q BT ET T* EMC S s f F f* B B* b b* sh".split())
+
+_WS = rb"\x00\t\n\x0c\r "
+_DELIM = rb"()<>\[\]{}/%"
+_END = rb"(?=[" + _WS + _DELIM + rb"]|\Z)"
+_OPERAND = (
+    rb"[" + _WS + rb"]++|%[^\r\n]*+"
+    rb"|[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)" + _END
+    + rb"|/[^" + _WS + _DELIM + rb"]*+"
+    rb"|\((?:[^()\\]++|\\[\s\S])*+\)"
+    rb"|<<|>>|<[0-9A-Fa-f" + _WS + rb"]*+>|\[|\]"
+    rb"|(?:true|false|null)" + _END
+)
+#: One instruction: its operands (possessive, never re-split), then an operator-like word or,
+#: when nothing else fits, the one character that stopped the operands.
+_INSTRUCTION = re.compile(
+    rb"((?:" + _OPERAND + rb")*+)(?:([A-Za-z][A-Za-z0-9]*+\*?+|'|\")" + _END + rb"|([\s\S]))"
+)
+#: Operands made of numbers and spaces only.
+_NUMBERS = re.compile(rb"[0-9.+\-\t\n\x0c\r ]*")
+#: A name without # escapes, then optionally numbers (Tf, Do, BMC).
+_NAME_NUMBERS = re.compile(
+    rb"[\t\n\x0c\r ]*/[^\x00-\x20\x7f-\xff()<>\[\]{}/%#]*[0-9.+\-\t\n\x0c\r ]*"
+)
+_LITERAL = re.compile(rb"[\t\n\x0c\r ]*\(([^()\\\r]*)\)[\t\n\x0c\r ]*")
+_MEMO_LIMIT = 4096
+_memo: dict[bytes, tuple[Any, ...]] = {}
+_second = itemgetter(1)
+_third = itemgetter(2)
+
+Instruction = tuple[bytes, Any]
+
+
+def instructions(source: Any) -> list[Instruction] | None:
+    """The walked instructions of a page or stream, or None when qpdf's parser must decide."""
+    data = _read(source)
+    if data is None:
+        return None
+    found = _INSTRUCTION.findall(data)
+    if any(map(_third, found)) or not KNOWN.issuperset(map(_second, found)):
+        return None
+    if (data.count(b"[") != data.count(b"]") or data.count(b"<<") != data.count(b">>")):
+        return None
+    try:
+        return [
+            (op, () if op in _NO_OPERANDS else operands(span))
+            for span, op, _ in found
+            if op in WALKED
+        ]
+    except Exception:  # an operand only qpdf can make sense of
+        return None
+
+
+def _read(source: Any) -> bytes | None:
+    import pikepdf
+
+    if isinstance(source, pikepdf.Page):
+        page = source.obj
+        if page.get("/Type") != pikepdf.Name.Page:
+            return None
+        contents = page.get("/Contents")
+        parts = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+    else:
+        parts = [source]
+    streams = [p for p in parts if isinstance(p, pikepdf.Stream)]
+    if len(streams) != len(parts):
+        return None
+    try:
+        return b"\n".join([p.read_bytes() for p in streams])
+    except Exception:  # undecodable: qpdf's parser reports it
+        return None
+
+
+def operands(span: bytes) -> tuple[Any, ...]:
+    """The operands written in `span` (text the instruction pattern accepted)."""
+    found = _memo.get(span)
+    if found is not None:
+        return found
+    if _NUMBERS.fullmatch(span):
+        found = tuple(map(float, span.split()))
+    elif _NAME_NUMBERS.fullmatch(span):
+        first, *rest = span.split()
+        found = (first.decode("ascii"), *map(float, rest))
+    else:
+        literal = _LITERAL.fullmatch(span)
+        if literal is not None:
+            return (literal.group(1),)
+        return _parsed(span)
+    if len(span) < 80:
+        if len(_memo) >= _MEMO_LIMIT:
+            _memo.clear()
+        _memo[span] = found
+    return found
+
+
+def _parsed(span: bytes) -> tuple[Any, ...]:
+    import pikepdf
+
+    array = pikepdf.Object.parse(b"[" + span + b"\n]")
+    if not isinstance(array, pikepdf.Array):
+        raise ValueError("operands did not parse as an array")
+    return tuple(native(item) for item in array)
+
+
+def from_pikepdf(parsed: Any) -> list[Instruction]:
+    """qpdf's instructions in the same form; an inline image is (b"BI", its PdfInlineImage)."""
+    import pikepdf
+
+    inline = pikepdf.ContentStreamInlineImage
+    out: list[Instruction] = []
+    for inst in parsed:
+        if isinstance(inst, inline):
+            out.append((b"BI", inst.iimage))
+        else:
+            op = str(inst.operator).encode("latin-1")
+            out.append((op, tuple(native(x) for x in inst.operands)))
+    return out
+
+
+def native(obj: Any) -> Any:
+    """A pikepdf operand as a plain value (see the module docstring)."""
+    import pikepdf
+
+    if isinstance(obj, pikepdf.String):
+        return bytes(obj)
+    if isinstance(obj, pikepdf.Name):
+        return str(obj)
+    if isinstance(obj, pikepdf.Array):
+        return [native(x) for x in obj]
+    if isinstance(obj, Decimal):
+        return float(obj)
+    return obj
