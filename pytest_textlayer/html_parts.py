@@ -63,11 +63,12 @@ figure{margin:0;width:min-content;max-width:100%}.toggle{margin:.3rem 0}
 .canvas{position:relative;width:max-content;max-width:100%;border:1px solid #8c959f;line-height:0}
 .canvas img{display:block;max-width:100%;height:auto}
 .canvas svg{position:absolute;inset:0;width:100%;height:100%}
-.canvas rect{stroke-width:.8;fill-opacity:.22}
+.canvas rect{fill-opacity:.22}
+.boxes g{stroke-width:.8}.boxes g.r-severed{stroke-width:1.2}
 .canvas rect:hover{fill-opacity:.6}
 .r-usable{fill:var(--usable);stroke:var(--usable)}
 .r-recovered{fill:var(--recovered);stroke:var(--recovered);stroke-dasharray:1.5 1}
-.r-severed{fill:var(--severed);stroke:var(--severed);stroke-width:1.2!important}
+.r-severed{fill:var(--severed);stroke:var(--severed)}
 .r-wrong{fill:var(--wrong);stroke:var(--wrong);stroke-dasharray:3 1.5}
 .r-unknown{fill:var(--unknown);stroke:var(--unknown)}
 .chars{display:none}.chars text{fill:#000;font-family:sans-serif;text-anchor:middle;
@@ -104,6 +105,11 @@ class Figure:
 
 def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def esc_text(text: str) -> str:
+    """Escaped for element content (quotes need no escaping there)."""
+    return html.escape(text, quote=False)
 
 
 def visible(text: str) -> str:
@@ -177,36 +183,48 @@ def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _char_title(glyph: Glyph, route: str) -> str:
-    code = ord(glyph.char)
-    shown = visible(glyph.char)
-    return f"{shown!r} U+{code:04X} · {glyph.font or 'unnamed font'} · {route}" + (
-        " (map error)" if glyph.map_error else ""
-    )
+def _char_title(glyph: Glyph, route: str, with_font: bool) -> str:
+    title = f"“{visible(glyph.char)}” U+{ord(glyph.char):04X} · {route}"
+    if glyph.map_error:
+        title += " (map error)"
+    return title + (f" · {glyph.font or 'unnamed font'}" if with_font else "")
 
 
 def figure_html(fig: Figure, uid: str) -> str:
-    """The page image with one box per glyph, a legend with counts, and a characters toggle."""
+    """The page image with one box per glyph, a legend with counts, and a characters toggle.
+
+    Boxes of consecutive glyphs on one route share a group (its class sets the
+    colour), and a box's tooltip names its font only when the page has
+    several: a dense page stays a few hundred kilobytes.
+    """
     if fig.image is None or fig.glyphs is None:
         return f'<p class="note">{esc(fig.label)}: {esc(fig.note or "no image")}</p>'
     page = fig.glyphs
     lookup = FontLookup(fig.fonts)
+    with_font = len({g.font for g in page.glyphs}) > 1
     counts = dict.fromkeys(ROUTES, 0)
     rects: list[str] = []
     chars: list[str] = []
+    current = ""
     for glyph in page.glyphs:
         route = glyph_route(glyph, lookup)
         counts[route] += 1
+        if route != current:
+            rects.append(f'{"</g>" if current else ""}<g class="r-{route}">')
+            current = route
         x0, y0, x1, y1 = glyph.box
+        title = esc_text(_char_title(glyph, route, with_font))
         rects.append(
-            f'<rect class="r-{route}" x="{_num(x0)}" y="{_num(y0)}" width="{_num(x1 - x0)}" '
-            f'height="{_num(y1 - y0)}"><title>{esc(_char_title(glyph, route))}</title></rect>'
+            f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(x1 - x0)}" '
+            f'height="{_num(y1 - y0)}"><title>{title}</title></rect>'
         )
         size = max(2.0, (y1 - y0) * 0.75)
         chars.append(
             f'<text x="{_num((x0 + x1) / 2)}" y="{_num(y1 - (y1 - y0) * 0.2)}" '
-            f'font-size="{_num(size)}">{esc(visible(glyph.char))}</text>'
+            f'font-size="{_num(size)}">{esc_text(visible(glyph.char))}</text>'
         )
+    if current:
+        rects.append("</g>")
     summary = ", ".join(f"{n} {r}" for r, n in counts.items() if n) or "no glyphs"
     uri = "data:image/jpeg;base64," + base64.b64encode(fig.image).decode("ascii")
     vb = f"0 0 {_num(page.width)} {_num(page.height)}"

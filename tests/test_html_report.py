@@ -55,6 +55,7 @@ class _Reader(HTMLParser):
         super().__init__()
         self.out = Parsed()
         self._article: str | None = None
+        self._group = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
@@ -69,8 +70,10 @@ class _Reader(HTMLParser):
             self.out.rects[self._article] = []
         elif tag == "img" and self._article:
             self.out.images.append(str(a["src"]))
+        elif tag == "g" and self._article:
+            self._group = str(a.get("class") or "")
         elif tag == "rect" and self._article:
-            self.out.rects[self._article].append(str(a["class"]))
+            self.out.rects[self._article].append(self._group)
         elif tag == "label" and a.get("for"):
             self.out.labels_for.append(str(a["for"]))
         elif tag == "input":

@@ -216,8 +216,8 @@ def loaded(browser: Chromium, tmp_path_factory: pytest.TempPathFactory) -> Loade
               svgWidth: (art.querySelector('.canvas svg') || {getBoundingClientRect: () =>
                 ({width: 0})}).getBoundingClientRect().width,
               boxes: art.querySelectorAll('.canvas rect').length,
-              severed: art.querySelectorAll('.canvas rect.r-severed').length,
-              wrong: art.querySelectorAll('.canvas rect.r-wrong').length,
+              severed: art.querySelectorAll('.canvas g.r-severed rect').length,
+              wrong: art.querySelectorAll('.canvas g.r-wrong rect').length,
               title: (art.querySelector('.canvas rect title') || {}).textContent || null,
             };
           }
