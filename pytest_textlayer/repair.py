@@ -391,6 +391,23 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         merged = {**spec, **program.mapping}
         if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
             plan.add(program)
+    if plan.missing() and plan.info is not None and plan.info.recovered:
+        # The font analyser reads programs this module does not (Type1 built-in encodings).
+        codes = usage.codes()
+        found = {c: t for c, t in plan.info.recovered.items() if c in codes}
+        if found:
+            how = plan.info.route if plan.info.route in ("cmap", "post", "charset") else "charset"
+            merged = {**spec, **found}
+            if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
+                plan.add(
+                    recover.Recovery(
+                        found,
+                        how,
+                        recover.coverage(usage, found),
+                        usage.glyphs,
+                        f"embedded {plan.info.program or 'font'} program",
+                    )
+                )
     if plan.missing():
         order = recover.from_order(usage, model, lang)
         if order is not None:
