@@ -117,7 +117,10 @@ def _documents(
         if index is not None:
             docs[index] = _Doc(docs[index].report, pdf, rep)
         else:
-            docs.append(_Doc(_classify_input(rep, pdf), pdf, rep))
+            before = getattr(rep, "before", None)  # a report that carries its IN verdicts
+            if not isinstance(before, DocumentReport):
+                before = _classify_input(rep, pdf)
+            docs.append(_Doc(before, pdf, rep))
     return docs
 
 
@@ -215,7 +218,8 @@ def _summary_table(doc: _Doc, i: int, drawn: set[int], skipped: set[int]) -> str
             cells.append(f"<td>{hp.esc(_action(fix)) if fix else '—'}</td>")
             after = f"{hp.esc(fix.after)} {hp.ok_cell(fix.ok)}" if fix else "—"
             cells.append(f"<td>{after}</td>")
-        evidence = first.evidence[0] if first.evidence and len(run) == 1 else ""
+        lines = {p.evidence[0] if p.evidence else "" for p in run}
+        evidence = lines.pop() if len(lines) == 1 else ""
         cells.append(f"<td>{hp.esc(evidence)}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return (
