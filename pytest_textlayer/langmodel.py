@@ -249,6 +249,10 @@ _SEEN: set[str] = set()
 
 
 def _tables_for(text: str) -> None:
+    if not _HAN_FOLD:
+        # symbols must be the same for every model, fitted or built in: the Han groups come
+        # from the reference file, loaded with it
+        reference_model()
     new = set(text).difference(_SEEN)
     for ch in new:
         sym, kind = _classify_char(ch)
