@@ -200,6 +200,26 @@ def test_glyph_boxes_follow_the_page_rotation() -> None:
         assert 0 <= x0 < x1 <= upright.width and 0 <= y0 < y1 <= upright.height
 
 
+def test_glyph_boxes_are_measured_from_the_crop_box_corner() -> None:
+    import pikepdf
+
+    data = generate("severed").pdf
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pdf.pages[0].CropBox = [20, 10, 400, 575]
+        out = io.BytesIO()
+        pdf.save(out)
+    full_doc, cropped_doc = open_document(data), open_document(out.getvalue())
+    try:
+        full, cropped = page_glyphs(full_doc, 0), page_glyphs(cropped_doc, 0)
+    finally:
+        full_doc.close()
+        cropped_doc.close()
+    assert (cropped.width, cropped.height) == (380, 565)
+    # The crop box's top left corner is 20 pt right of and 20 pt below the media box's.
+    for a, b in zip(full.glyphs, cropped.glyphs, strict=True):
+        assert b.box == pytest.approx(tuple(v - 20 for v in a.box), abs=0.01)
+
+
 # -- whole reports ------------------------------------------------------------------------
 
 
