@@ -81,7 +81,7 @@ def write_html(
     out_dir = Path(directory)
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"{out_dir}: HTML report folder is a file")
-    text = render(docs, max_pages=max_pages, dpi=dpi)
+    text = _render(docs, max_pages=max_pages, dpi=dpi)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / INDEX
@@ -139,7 +139,7 @@ def _classify_input(rep: RepairReport, pdf: Path | None) -> DocumentReport:
 # -- rendering ----------------------------------------------------------------------------
 
 
-def render(docs: Sequence[_Doc], *, max_pages: int, dpi: float) -> str:
+def _render(docs: Sequence[_Doc], *, max_pages: int, dpi: float) -> str:
     """The whole HTML document."""
     budget = [max_pages]
     totals = summarise(d.report for d in docs)

@@ -292,6 +292,26 @@ def test_the_screenshot_shows_the_severed_page_in_red(loaded: Loaded) -> None:
     assert coloured - reddish < reddish // 20
 
 
+def test_the_toggle_prints_the_extracted_characters_on_the_boxes(
+    browser: Chromium, loaded: Loaded
+) -> None:
+    browser.open(loaded.html.as_uri())
+    shown = browser.evaluate(
+        """(() => {
+          const fig = document.querySelector('article.page figure');
+          const chars = fig.querySelector('.chars');
+          const before = getComputedStyle(chars).display;
+          fig.querySelector('input.show').click();
+          return [before, getComputedStyle(chars).display,
+                  [...chars.querySelectorAll('text')].map(t => t.textContent).join('')];
+        })()"""
+    )
+    page = loaded.report.bad_pages[0]
+    assert shown[0] == "none" and shown[1] != "none"
+    # The characters printed are what PDFium extracts, controls made visible.
+    assert len(shown[2]) == page.glyphs
+
+
 # -- accessibility ------------------------------------------------------------------------
 
 
