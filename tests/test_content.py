@@ -11,20 +11,19 @@ import csv
 import io
 import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 import pytest
+from _paths import REAL_CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_textlayer.content import PageContent, scan_page
 from pytest_textlayer.fonts import FontInfo
-from pytest_textlayer.model import FontStatus
 
-CORPUS = Path("/work/shared/corpus/real")
+CORPUS = REAL_CORPUS
 
 
 def _save(c: Any) -> bytes:
@@ -280,19 +279,6 @@ def test_static_facts_agree_with_the_labelled_corpus() -> None:
                         f"{row['file']} p{index + 1} {label}: {page.bad_share:.0%}"
                     )
     assert disagreements == []
-
-
-@pytest.mark.skipif(not (CORPUS / "pymupdf__cython.pdf").exists(), reason="real corpus is absent")
-def test_scan_is_fast_on_a_text_heavy_document() -> None:
-    with pikepdf.open(CORPUS / "pymupdf__cython.pdf") as pdf:
-        cache: dict[object, FontInfo] = {}
-        start = time.perf_counter()
-        for _ in range(3):
-            for index in range(len(pdf.pages)):
-                scan_page(pdf, index, cache)
-        per_page = (time.perf_counter() - start) / (3 * len(pdf.pages))
-    assert per_page < 0.02  # measured ~1 ms/page; pdftotext takes ~3 ms/page on this file
-    assert all(info.status is FontStatus.USABLE for info in cache.values())
 
 
 _OPS = st.sampled_from(

@@ -17,6 +17,7 @@ from pathlib import Path
 import pikepdf  # (also see below)
 import pypdfium2  # noqa: F401
 import pytest
+from _paths import REAL_CORPUS
 
 from pytest_textlayer.classifier import classify
 
@@ -670,7 +671,7 @@ def test_json_report_that_cannot_be_written(pytester: pytest.Pytester, pdfs: Pdf
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
-REAL_CORPUS = Path("/work/shared/corpus/real")
+
 
 
 @pytest.mark.skipif(not REAL_CORPUS.is_dir(), reason="the real-PDF corpus is not on this machine")

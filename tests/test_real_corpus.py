@@ -10,16 +10,14 @@ count for neither figure, as in the project's scorer.
 from __future__ import annotations
 
 import csv
-import os
 import re
-from pathlib import Path
 
 import pytest
+from _paths import REAL_CORPUS
 
 from pytest_textlayer import classify
 
-ROOT = Path(os.environ.get("TEXTLAYER_REAL_CORPUS",
-                           Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"))
+ROOT = REAL_CORPUS
 OK = {"readable", "blank"}
 
 pytestmark = pytest.mark.skipif(not (ROOT / "MANIFEST.tsv").exists(),

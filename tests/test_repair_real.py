@@ -6,13 +6,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _paths import REAL_CORPUS
 
 from pytest_textlayer.model import Verdict
 from pytest_textlayer.repair import repair
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus/real")
+CORPUS = REAL_CORPUS
 
 
 def _corpus(name: str) -> Path:
