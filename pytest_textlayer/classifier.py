@@ -91,6 +91,7 @@ def iter_page_reports(
     qpdf = open_pikepdf(source, password)
     pdfium = open_pdfium(source, password or None)
     model = _load_model(settings)
+    trust = FontTrust()
     try:
         count = len(qpdf.pages)
         if settings.pages is not None:
@@ -106,7 +107,7 @@ def iter_page_reports(
                 content = scan_page(qpdf, index, cache)
             except Exception as exc:  # qpdf and the walk raise many types on hostile input
                 raise InputError(source.name, f"page {number} cannot be read: {exc}") from None
-            yield classify_page(number, content, _Reader(pdfium, index), settings, model)
+            yield classify_page(number, content, _Reader(pdfium, index), settings, model, trust)
     finally:
         pdfium.close()
         qpdf.close()
@@ -141,15 +142,20 @@ def classify_page(
     reader: _Reader,
     settings: CheckSettings,
     model: LetterPairModel | None,
+    trust: FontTrust | None = None,
 ) -> PageReport:
-    """Run the rungs on one page's facts and build its report."""
+    """Run the rungs on one page's facts and build its report.
+
+    `trust` carries what earlier pages of the same document proved about
+    their fonts (see :class:`FontTrust`); without it every page is judged.
+    """
     fonts = tuple(use.report() for use in sorted(content.fonts, key=lambda u: -u.glyphs))
     text = content.text if content.text_complete else reader.page().text
     decision = (
         _presence(content, reader)
         or _static(content, fonts, settings, text)
         or _reader_signals(text_signals(text), settings)
-        or _language(text, content, settings, model)
+        or _language(text, content, settings, model, trust, number)
     )
     evidence = decision.evidence
     if decision.verdict is Verdict.READABLE and content.bad_glyphs:
@@ -285,7 +291,12 @@ def _reader_signals(signals: TextSignals, settings: CheckSettings) -> _Decision 
 
 
 def _language(
-    text: str, content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+    text: str,
+    content: PageContent,
+    settings: CheckSettings,
+    model: LetterPairModel | None,
+    trust: FontTrust | None = None,
+    number: int = 0,
 ) -> _Decision:
     from .langmodel import judge
     from .textrepair import find_shift
@@ -294,12 +305,17 @@ def _language(
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
+    vouched = trust.vouch(content) if trust is not None else None
+    if vouched is not None:
+        return _Decision(Verdict.READABLE, (*readable.evidence, vouched), "language")
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
     if verdict.passes is None or verdict.passes:
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
         evidence = readable.evidence + ((detail,) if detail else ())
+        if verdict.passes and verdict.lang and trust is not None:
+            trust.credit(content, verdict.lang, number)
         return _Decision(Verdict.READABLE, evidence, "language", score=verdict.score)
     shift = find_shift(text, model)
     if shift is not None:
@@ -315,6 +331,72 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+class FontTrust:
+    """Fonts whose declared maps have read as language on earlier pages of one document.
+
+    The language rung judges the text a page's fonts give through their
+    declared maps. A font's map is the same on every page, so once the text
+    of pages a font dominates has read as language on enough glyphs, a later
+    page drawn only by such fonts would be judged on text made by the very
+    same maps: it is called readable without judging it again. Each page
+    still gets its own verdict from its own static facts and reader signals;
+    only the language judgement is reused, and its evidence says so.
+
+    A page is judged afresh when anything on it could read differently from
+    the pages that earned the trust: a font not yet trusted (one that only
+    ever drew a minority of a page proved nothing on its own), any glyph
+    without a usable route, invisible text (an OCR layer, whose quality
+    varies page by page), ActualText (text that replaces the fonts'), or
+    text we could not decode ourselves.
+    """
+
+    #: Glyphs a font must have drawn on passing pages it dominated...
+    MIN_GLYPHS = 2 * LANGUAGE_SAMPLE
+    #: ... over at least this many such pages.
+    MIN_PAGES = 2
+
+    def __init__(self) -> None:
+        # font -> [glyphs credited, pages credited, languages read, last page credited]
+        self._credit: dict[Any, list[Any]] = {}
+
+    def credit(self, content: PageContent, lang: str, number: int) -> None:
+        """Credit the fonts that drew most of a page whose text read as `lang`."""
+        if not self._eligible(content):
+            return
+        coded = sum(use.coded for use in content.fonts)
+        for use in content.fonts:
+            if use.coded * 2 > coded:
+                entry = self._credit.setdefault(use.font, [0, 0, set(), 0])
+                entry[0] += use.coded
+                entry[1] += 1
+                entry[2].add(lang)
+                entry[3] = number
+
+    def vouch(self, content: PageContent) -> str | None:
+        """The evidence line when every font of the page is trusted, else None."""
+        if not self._eligible(content):
+            return None
+        langs: set[str] = set()
+        last = 0
+        for use in content.fonts:
+            if not use.glyphs:
+                continue
+            entry = self._credit.get(use.font)
+            if entry is None or entry[0] < self.MIN_GLYPHS or entry[1] < self.MIN_PAGES:
+                return None
+            langs |= entry[2]
+            last = max(last, entry[3])
+        if not langs:
+            return None
+        return (f"text reads as {'/'.join(sorted(langs))}: drawn by the same fonts as earlier "
+                f"pages that did (up to page {last}), not judged again")
+
+    @staticmethod
+    def _eligible(content: PageContent) -> bool:
+        return (content.text_complete and not content.bad_glyphs
+                and not content.invisible_glyphs and not content.actual_text_glyphs)
 
 
 _STRAY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd\uffff]")
