@@ -801,7 +801,7 @@ def _cells(chars: list[_Char]) -> list[_Char]:
             if x1 - x0 > 2 * typical:
                 right = ch.origin[0] + typical
                 out[i] = _Char(
-                    ch.unicode, (ch.origin[0], y0, right, y1), False, ch.error, ch.origin
+                    ch.unicode, (ch.origin[0], y0, right, y1), False, ch.error, ch.origin, True
                 )
     return out
 

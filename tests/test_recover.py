@@ -98,3 +98,70 @@ def test_collect_fonts_follows_form_xobjects_and_splits_tj_gaps() -> None:
     page.obj.Contents = pdf.make_stream(page.obj.Contents.read_bytes() + b"\nq /X1 Do Q")
     usage = list(recover.collect_fonts(pdf).values())[0]
     assert usage.pages[0][-2:] == [[0x2B, 0x48], [0x4F]]
+
+
+def _glyph(code: int, x0: float, x1: float, blank: bool = False) -> recover._Glyph:
+    return recover._Glyph(code, (x0, 100.0, x1, 140.0), blank)
+
+
+def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
+    """Tesseract's character boxes are sloppy (the A spills over the N); its word text is not."""
+    from pytest_textlayer.ocr import OcrChar
+
+    glyphs = [_glyph(1, 0, 30), _glyph(2, 30, 60), _glyph(3, 60, 90), _glyph(4, 90, 100, True)]
+    glyphs += [_glyph(5, 100, 130), _glyph(6, 130, 160)]
+    chars = [
+        OcrChar("N", (2, 104, 28, 138), 99.0, 1, 1),
+        OcrChar("A", (20, 104, 75, 138), 98.0, 1, 1),  # box far off its glyph
+        OcrChar("P", (64, 104, 88, 138), 99.0, 1, 1),
+        OcrChar("o", (103, 110, 127, 138), 97.0, 2, 1),
+        OcrChar("n", (133, 110, 157, 138), 97.0, 2, 1),
+    ]
+    got = {g.code: text for g, (text, _) in recover.read_glyphs(glyphs, chars)}
+    assert got == {1: "N", 2: "A", 3: "P", 4: " ", 5: "o", 6: "n"}
+
+
+def test_a_glyph_between_two_words_where_ocr_saw_nothing_is_a_space() -> None:
+    from pytest_textlayer.ocr import OcrChar
+
+    glyphs = [_glyph(1, 0, 30), _glyph(9, 30, 45), _glyph(2, 45, 75)]
+    chars = [
+        OcrChar("a", (3, 110, 27, 138), 99.0, 1, 1),
+        OcrChar("b", (48, 104, 72, 138), 99.0, 2, 1),
+    ]
+    got = {g.code: text for g, (text, _) in recover.read_glyphs(glyphs, chars)}
+    assert got == {1: "a", 9: " ", 2: "b"}
+
+
+def test_overlapping_type3_boxes_become_cells_between_origins() -> None:
+    font_box = (0.0, 50.0, 300.0, 150.0)
+    chars = [
+        recover._Char(1, font_box, False, True, (10.0, 140.0)),
+        recover._Char(2, font_box, False, True, (40.0, 140.0)),
+        recover._Char(3, font_box, False, True, (65.0, 140.0)),
+    ]
+    cells = recover._cells(chars)
+    assert [c.box[0] for c in cells] == [10.0, 40.0, 65.0]
+    assert [c.box[2] for c in cells[:2]] == [40.0, 65.0]
+    assert cells[2].box[2] - cells[2].box[0] < 60  # the last one gets a typical advance
+    assert all(c.cell for c in cells)
+
+
+def test_parse_hocr_reads_characters_words_and_lines() -> None:
+    from pytest_textlayer.ocr import chars_text, parse_hocr
+
+    hocr = """<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><body>
+<div class='ocr_page' title='bbox 0 0 500 200'>
+<span class='ocr_line' title='bbox 10 10 200 40'>
+<span class='ocrx_word' title='bbox 10 10 60 40; x_wconf 96'>
+<span class='ocrx_cinfo' title='x_bboxes 10 10 30 40; x_conf 97.5'>L</span>
+<span class='ocrx_cinfo' title='x_bboxes 32 18 60 40; x_conf 96.1'>e</span></span>
+<span class='ocrx_word' title='bbox 70 10 120 40; x_wconf 95'>
+<span class='ocrx_cinfo' title='x_bboxes 70 18 120 40; x_conf 95.0'>œ</span></span>
+</span></div></body></html>"""
+    chars = parse_hocr(hocr)
+    assert [c.text for c in chars] == ["L", "e", "œ"]
+    assert chars[0].box == (10.0, 10.0, 30.0, 40.0) and chars[0].conf == 97.5
+    assert chars[0].word == chars[1].word != chars[2].word
+    assert chars_text(chars) == "Le œ"
