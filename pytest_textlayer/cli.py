@@ -229,6 +229,7 @@ def check_many(
     bar = _Progress(len(paths), progress)
     waiting: dict[int, DocumentReport] = {}
     next_index = 0
+    jobs = max(1, min(jobs, len(paths)))
     for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits):
         bar.step(outcome.report.path)
         if on_done is not None:

@@ -33,7 +33,7 @@ DEFAULT_MAX_MEMORY = 2048 * MIB
 #: Documents with more pages are refused (pages are streamed, so this bounds time, not memory).
 DEFAULT_MAX_PAGES = 20_000
 #: Largest decompressed size of one content, font or CMap stream.
-DEFAULT_MAX_STREAM_BYTES = 256 * MIB
+DEFAULT_MAX_STREAM_BYTES = 128 * MIB
 #: Decompression reads this much output at a time, so a bomb never lands in memory whole.
 _CHUNK = 4 * MIB
 
@@ -64,8 +64,8 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
 
     Runs before the classifier opens the file. Streams are inflated a chunk at
     a time and only counted, so a decompression bomb costs time bounded by
-    the limit, never memory. Image streams are skipped: the classifier reads
-    their dictionaries, never their samples.
+    the limit, never memory. Images, attachments and metadata are skipped: the
+    classifier reads their dictionaries, never their data.
     """
     if limits.max_pages is None and limits.max_stream_bytes is None:
         return
@@ -92,6 +92,12 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
         pdf.close()
 
 
+#: Streams the classifier never inflates: samples, attachments, metadata, and the
+#: cross-reference and object streams qpdf has already read to open the file.
+_UNREAD_SUBTYPES = ("/Image", "/XML")
+_UNREAD_TYPES = ("/EmbeddedFile", "/Metadata", "/XRef", "/ObjStm")
+
+
 def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], int]]:
     import pikepdf
 
@@ -99,7 +105,7 @@ def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], 
         if not isinstance(obj, pikepdf.Stream):
             continue
         try:
-            if obj.get("/Subtype") == pikepdf.Name.Image:
+            if obj.get("/Subtype") in _UNREAD_SUBTYPES or obj.get("/Type") in _UNREAD_TYPES:
                 continue
             filters = obj.get("/Filter")
             if isinstance(filters, pikepdf.Array):

@@ -105,9 +105,33 @@ def _cap_memory(limit: int | None) -> None:
         pass
 
 
+def _quiet() -> None:
+    """Keep the readers' complaints about damaged files off the user's stderr.
+
+    qpdf, PDFium and pikepdf warn on stderr and through `warnings` about
+    every repair they make to a broken file; the report already says what
+    matters, and `--json` runs promise a clean stream. Set
+    TEXTLAYER_WORKER_STDERR=1 to see them when debugging.
+    """
+    if os.environ.get("TEXTLAYER_WORKER_STDERR"):
+        return
+    import logging
+    import warnings
+
+    warnings.simplefilter("ignore")
+    logging.disable(logging.CRITICAL)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    except OSError:  # pragma: no cover
+        pass
+
+
 def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Limits) -> None:
     """A worker: documents in, outcomes out, until told to stop or it must be replaced."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    _quiet()
     _cap_memory(limits.max_memory)
     while True:
         try:
@@ -186,17 +210,20 @@ def run_guarded(
     workers: nothing is left running.
     """
     limits = limits or Limits()
-    pending = deque(enumerate(items))
-    if not pending:
+    source = iter(enumerate(items))  # consumed lazily: a fuzz run may generate millions
+    first = next(source, None)
+    if first is None:
         return
+    pending: deque[tuple[int, JobInput]] = deque([first])
     ctx = _context()
-    size = max(1, min(jobs, len(pending)))
-    workers = [_Worker(ctx, settings, password, limits) for _ in range(size)]
+    workers = [_Worker(ctx, settings, password, limits) for _ in range(max(1, jobs))]
     try:
         while True:
             for w in workers:
-                if w.job is None and pending:
-                    w.give(pending.popleft())
+                if w.job is None:
+                    job = pending.popleft() if pending else next(source, None)
+                    if job is not None:
+                        w.give(job)
             busy = [w for w in workers if w.job is not None]
             if not busy:
                 return
