@@ -874,6 +874,47 @@ def _pdfium_glyphs(
             ]
         elif all(c.error for c in chars):
             out[usage.key] = [_Glyph(c.unicode, c.box, c.blank, c.cell) for c in chars]
+        else:
+            aligned = _align(usage, codes, chars)
+            if len(aligned) >= MIN_ALIGNED * len(codes):
+                out[usage.key] = aligned
+    return out
+
+
+#: Share of a font's glyphs on a page that must align with PDFium's characters to be used.
+MIN_ALIGNED = 0.8
+
+
+def _align(usage: FontUsage, codes: list[int], chars: list[_Char]) -> list[_Glyph]:
+    """Pair codes with PDFium's characters when their counts differ (PDFium merged or dropped one).
+
+    What PDFium should show for each code is known: the font's own text for a
+    mapped code, the code itself for an unmapped one. The two sequences are
+    aligned and only matching stretches are paired.
+    """
+    import difflib
+
+    from . import fonts
+
+    try:
+        info: Any = fonts.analyse_font(usage.font)
+    except Exception:  # noqa: BLE001 - without the font's text only unmapped codes can align
+        info = None
+
+    def shown(code: int) -> str:
+        text = info.to_unicode(code) if info is not None else None
+        if info is None or info.is_bad_code(code) or not text or len(text) != 1:
+            return chr(code) if code < 0x110000 else "\x00"
+        return str(text)
+
+    expected = [shown(c) for c in codes]
+    got = [chr(c.unicode) if 0 <= c.unicode < 0x110000 else "\x00" for c in chars]
+    matcher = difflib.SequenceMatcher(None, expected, got, autojunk=False)
+    out: list[_Glyph] = []
+    for a, b, size in matcher.get_matching_blocks():
+        for k in range(size):
+            ch = chars[b + k]
+            out.append(_Glyph(codes[a + k], ch.box, ch.blank, ch.cell))
     return out
 
 

@@ -214,3 +214,19 @@ def test_pages_whose_codes_are_settled_are_not_read_again(
     assert report.ok and all(p.sources == ("ocr-glyphs",) for p in report.pages)
     assert len(calls) <= 6
     assert all(_words(t) == _words(line) for t in _pdfium(dst))
+
+
+def test_tounicode_with_holes_is_completed_from_the_glyphs(tmp_path: Path) -> None:
+    """A ToUnicode missing the non-ASCII letters: PDFium drops a character, alignment copes."""
+    generators = pytest.importorskip("pytest_textlayer.generators")
+    fixture = generators.generate("partial", generators.default_text("ru"))
+    src, dst = tmp_path / "partial.pdf", tmp_path / "fixed.pdf"
+    src.write_bytes(fixture.pdf)
+    report = repair(src, dst, lang="ru")
+    [page] = report.pages
+    assert page.action == "tounicode" and "ocr-glyphs" in page.sources
+    assert report.ok
+    truth = _words(fixture.pages[0].text)
+    got = _words(_pdfium(dst)[0])
+    assert sum(a == b for a, b in zip(got, truth)) >= 0.85 * len(truth)
+    assert _render(dst) == _render(src)
