@@ -16,6 +16,7 @@ over the rendered image lines up with it.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,8 @@ class Glyph:
     box: tuple[float, float, float, float]
     #: PDFium found no Unicode mapping for this glyph (FPDFText_HasUnicodeMapError).
     map_error: bool
+    #: Digest of the embedded font program PDFium draws it with (None: not embedded).
+    program: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ def _read_glyphs(
     flags = ctypes.c_int()
     rect = raw.FS_RECTF()
     fonts: dict[bytes, str] = {}
+    programs: dict[int, str | None] = {}
     glyphs: list[Glyph] = []
     cut = 0
     for i in range(max(count, 0)):
@@ -126,9 +130,90 @@ def _read_glyphs(
                 font=font,
                 box=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)),
                 map_error=raw.FPDFText_HasUnicodeMapError(handle, i) == 1,
+                program=_program(raw, handle, i, programs),
             )
         )
     return PageGlyphs(width=width, height=height, glyphs=tuple(glyphs), cut=cut)
+
+
+def _program(raw: Any, handle: Any, i: int, cache: dict[int, str | None]) -> str | None:
+    """Digest of the font program of char *i*: what tells two subsets of one face apart.
+
+    PDFium often names a font without its subset tag, so ``ABCDEF+Sans`` and
+    ``GHIJKL+Sans`` look alike; their embedded programs differ, and
+    :func:`embedded_programs` digests the same bytes from the PDF's side.
+    """
+    getter: Any = getattr(raw, "FPDFFont_GetFontData", None)
+    if getter is None:  # an older PDFium: names alone will have to do
+        return None
+    obj = raw.FPDFText_GetTextObject(handle, i)
+    font = raw.FPDFTextObj_GetFont(obj) if obj else None
+    key = ctypes.cast(font, ctypes.c_void_p).value if font else None
+    if key is None:
+        return None
+    if key not in cache:
+        size = ctypes.c_size_t()
+        digest = None
+        if getter(font, None, 0, ctypes.byref(size)) and size.value:
+            data = (ctypes.c_uint8 * size.value)()
+            if getter(font, data, size.value, ctypes.byref(size)):
+                digest = program_digest(bytes(data))
+        cache[key] = digest
+    return cache[key]
+
+
+def program_digest(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+#: How deep embedded_programs follows Form XObjects inside Form XObjects.
+MAX_FORM_DEPTH = 8
+
+
+def embedded_programs(pdf: Any, index: int) -> dict[str, str]:
+    """Font program digest → BaseFont (no slash) for the fonts page *index* can draw with.
+
+    *pdf* is an open pikepdf document. Page and Form XObject resources are
+    searched (forms within forms up to MAX_FORM_DEPTH); a font without an
+    embedded program has no entry.
+    """
+    out: dict[str, str] = {}
+    seen: set[tuple[int, int]] = set()
+
+    def walk(resources: Any, depth: int) -> None:
+        if resources is None or depth > MAX_FORM_DEPTH:
+            return
+        fonts = resources.get("/Font")
+        for font in (fonts.values() if fonts is not None else ()):
+            data = _font_file(font)
+            if data is not None:
+                out.setdefault(program_digest(data), str(font.get("/BaseFont", ""))[1:])
+        xobjects = resources.get("/XObject")
+        for xobject in (xobjects.values() if xobjects is not None else ()):
+            key = xobject.objgen
+            if key in seen or xobject.get("/Subtype") != "/Form":
+                continue
+            seen.add(key)
+            walk(xobject.get("/Resources"), depth + 1)
+
+    walk(pdf.pages[index].get("/Resources"), 0)
+    return out
+
+
+def _font_file(font: Any) -> bytes | None:
+    try:
+        descendants = font.get("/DescendantFonts")
+        holder = descendants[0] if descendants is not None else font
+        descriptor = holder.get("/FontDescriptor")
+        if descriptor is None:
+            return None
+        for key in ("/FontFile2", "/FontFile3", "/FontFile"):
+            stream = descriptor.get(key)
+            if stream is not None:
+                return bytes(stream.read_bytes())
+    except Exception:  # a damaged font dictionary only costs the join its best clue
+        return None
+    return None
 
 
 def _char(code: int) -> str:

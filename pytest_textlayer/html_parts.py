@@ -13,7 +13,7 @@ import base64
 import difflib
 import html
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -101,6 +101,8 @@ class Figure:
     glyphs: PageGlyphs | None
     fonts: tuple[FontReport, ...]
     note: str | None = None
+    #: Font program digest → BaseFont, to tell subsets of one face apart.
+    programs: Mapping[str, str] | None = None
 
 
 def esc(text: object) -> str:
@@ -141,31 +143,41 @@ def _strip_tag(name: str) -> str:
 
 
 class FontLookup:
-    """Join PDFium's per-character font name with the report's fonts of the same page.
+    """Join PDFium's per-character font with the report's fonts of the same page.
 
-    PDFium names a font by its BaseFont, sometimes without the subset tag;
-    a name that matches no report font, or two of them, stays unknown
-    (except on a page with a single font, where there is nothing to confuse).
+    PDFium names a font by its BaseFont, often without the subset tag, so
+    two subsets of one face (``ABCDEF+Sans``, ``GHIJKL+Sans``) share a name.
+    The join tries, in order: the exact name; the embedded font program
+    (``programs``: digest → BaseFont, from :func:`glyphboxes.embedded_programs`),
+    which tells subsets apart; the name without the tag, when the fonts it
+    names share one status; the page's only font. Else the route is unknown.
     """
 
-    def __init__(self, fonts: Sequence[FontReport]) -> None:
+    def __init__(
+        self, fonts: Sequence[FontReport], programs: Mapping[str, str] | None = None
+    ) -> None:
         self.exact = {f.name: f for f in fonts}
+        self.programs = dict(programs or {})
         bare: dict[str, list[FontReport]] = {}
         for font in fonts:
             bare.setdefault(_strip_tag(font.name), []).append(font)
-        self.bare = {k: v[0] for k, v in bare.items() if len(v) == 1}
+        self.bare = {k: v[0] for k, v in bare.items() if len({f.status for f in v}) == 1}
         self.only = fonts[0] if len(fonts) == 1 else None
+        #: Subsets of one face with different statuses: only the programs tell them apart.
+        self.ambiguous = len(self.bare) < len(bare)
 
-    def find(self, name: str) -> FontReport | None:
-        found = self.exact.get(name) or self.bare.get(_strip_tag(name))
-        return found or self.only
+    def find(self, glyph: Glyph) -> FontReport | None:
+        found = self.exact.get(glyph.font)
+        if found is None and glyph.program is not None:
+            found = self.exact.get(self.programs.get(glyph.program, ""))
+        return found or self.bare.get(_strip_tag(glyph.font)) or self.only
 
 
 def glyph_route(glyph: Glyph, lookup: FontLookup) -> str:
     """usable | recovered | severed | wrong | unknown; a PDFium map error is severed."""
     if glyph.map_error:
         return "severed"
-    font = lookup.find(glyph.font)
+    font = lookup.find(glyph)
     return "unknown" if font is None else _STATUS_ROUTE[font.status]
 
 
@@ -200,7 +212,7 @@ def figure_html(fig: Figure, uid: str) -> str:
     if fig.image is None or fig.glyphs is None:
         return f'<p class="note">{esc(fig.label)}: {esc(fig.note or "no image")}</p>'
     page = fig.glyphs
-    lookup = FontLookup(fig.fonts)
+    lookup = FontLookup(fig.fonts, fig.programs)
     with_font = len({g.font for g in page.glyphs}) > 1
     counts = dict.fromkeys(ROUTES, 0)
     rects: list[str] = []

@@ -308,9 +308,28 @@ def _figure(
         return hp.Figure(label, None, None, fonts, f"no picture: {where}")
     if number > len(handle):
         return hp.Figure(label, None, None, fonts, "no picture: the file has fewer pages")
+    programs = _programs(path, number) if hp.FontLookup(fonts).ambiguous else None
     return hp.Figure(
-        label, render_jpeg(handle, number - 1, dpi=dpi), page_glyphs(handle, number - 1), fonts
+        label, render_jpeg(handle, number - 1, dpi=dpi), page_glyphs(handle, number - 1), fonts,
+        programs=programs,
     )
+
+
+def _programs(path: Path | None, number: int) -> dict[str, str] | None:
+    """The page's embedded font programs, read only when subsets of one face disagree."""
+    from .glyphboxes import embedded_programs
+    from .source import open_pikepdf, read_source
+
+    if path is None:
+        return None
+    try:
+        pdf = open_pikepdf(read_source(path))
+    except TextLayerError:
+        return None
+    try:
+        return embedded_programs(pdf, number - 1)
+    finally:
+        pdf.close()
 
 
 def _page_section(doc: _Doc, i: int, page: PageReport, figures: Sequence[hp.Figure]) -> str:

@@ -151,12 +151,19 @@ def test_glyphs_join_their_font_by_name_with_or_without_the_subset_tag() -> None
     assert hp.glyph_route(_glyph("ABCDEF+Body", error=True), lookup) == "severed"
 
 
-def test_two_subsets_of_one_face_stay_apart_and_a_lone_font_takes_every_glyph() -> None:
+def test_two_subsets_of_one_face_join_only_when_they_agree() -> None:
     twins = hp.FontLookup(
         [_font("ABCDEF+Sans", FontStatus.USABLE), _font("GHIJKL+Sans", FontStatus.SEVERED)]
     )
     assert hp.glyph_route(_glyph("Sans"), twins) == "unknown"
     assert hp.glyph_route(_glyph("GHIJKL+Sans"), twins) == "severed"
+    agreeing = hp.FontLookup(
+        [_font("ABCDEF+Sans", FontStatus.WRONG), _font("GHIJKL+Sans", FontStatus.WRONG)]
+    )
+    assert hp.glyph_route(_glyph("Sans"), agreeing) == "wrong"
+
+
+def test_a_lone_font_takes_every_glyph() -> None:
     alone = hp.FontLookup([_font("T3Font_0", FontStatus.RECOVERABLE)])
     assert hp.glyph_route(_glyph(""), alone) == "recovered"
 
@@ -218,6 +225,35 @@ def test_glyph_boxes_are_measured_from_the_crop_box_corner() -> None:
     # The crop box's top left corner is 20 pt right of and 20 pt below the media box's.
     for a, b in zip(full.glyphs, cropped.glyphs, strict=True):
         assert b.box == pytest.approx(tuple(v - 20 for v in a.box), abs=0.01)
+
+
+def test_two_subsets_of_one_face_are_told_apart_by_their_programs(tmp_path: Path) -> None:
+    """A good subset on the page, a broken one in a Form XObject, both 'DejaVuSans' to PDFium."""
+    import pikepdf
+
+    good = pikepdf.open(io.BytesIO(generate("readable", "Good body text.", producer="ttf").pdf))
+    bad = pikepdf.open(io.BytesIO(generate("differences-unnamed", "Broken heading").pdf))
+    good.pages[0].add_overlay(bad.pages[0], pikepdf.Rectangle(0, 0, 300, 300))
+    path = tmp_path / "twins.pdf"
+    good.save(path)
+    good.close()
+    bad.close()
+    report = classify(path)
+    statuses = {f.name: f.status for f in report.pages[0].fonts}
+    assert sorted(statuses.values()) == [FontStatus.SEVERED, FontStatus.USABLE]
+    assert len({n.partition("+")[2] for n in statuses}) == 1  # one face, two subsets
+    doc = open_document(path.read_bytes())
+    try:
+        names = {g.font for g in page_glyphs(doc, 0).glyphs}
+    finally:
+        doc.close()
+    assert names == {"DejaVuSans"}  # PDFium drops the subset tags of these simple fonts
+    page = parse(write_html([report], tmp_path / "r"))
+    routes = page.rects["d1p1"]
+    counts = {r: routes.count(r) for r in set(routes)}
+    by_status = {f.status: f.glyphs for f in report.pages[0].fonts}
+    assert counts == {"r-usable": by_status[FontStatus.USABLE],
+                      "r-severed": by_status[FontStatus.SEVERED]}
 
 
 # -- whole reports ------------------------------------------------------------------------
