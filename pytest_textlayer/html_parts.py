@@ -294,6 +294,7 @@ def diff_html(before: str, after: str) -> tuple[str, str]:
 
 
 def text_block(uid: str, title: str, body_html: str) -> str:
+    body_html = body_html or '<span class="note">(no text)</span>'
     return (
         f'<div><h4 id="{uid}">{esc(title)}</h4>'
         f'<pre class="text" tabindex="0" aria-labelledby="{uid}">{body_html}</pre></div>'

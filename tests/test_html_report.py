@@ -306,6 +306,7 @@ def test_texts_fonts_and_command_are_shown_for_each_bad_page(
             assert font.name in text and font.problem and font.problem in text
     assert text.count(f"textlayer repair '{path}' -o 'mixed doc-fixed.pdf'") == 4
     assert "only OCR can read it" in text  # the image-only page
+    assert text.count("(no text)") == 1  # ... which extracts nothing
     # OK pages are rows of the table, not sections.
     assert "Page 1:" not in text and "Page 6:" not in text
 
