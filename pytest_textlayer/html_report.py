@@ -308,11 +308,13 @@ def _figure(
         return hp.Figure(label, None, None, fonts, f"no picture: {where}")
     if number > len(handle):
         return hp.Figure(label, None, None, fonts, "no picture: the file has fewer pages")
+    try:
+        image, glyphs = render_jpeg(handle, number - 1, dpi=dpi), page_glyphs(handle, number - 1)
+    except Exception as exc:  # a page PDFium cannot draw keeps its tables and texts
+        why = f"no picture: PDFium failed ({type(exc).__name__})"
+        return hp.Figure(label, None, None, fonts, why)
     programs = _programs(path, number) if hp.FontLookup(fonts).ambiguous else None
-    return hp.Figure(
-        label, render_jpeg(handle, number - 1, dpi=dpi), page_glyphs(handle, number - 1), fonts,
-        programs=programs,
-    )
+    return hp.Figure(label, image, glyphs, fonts, programs=programs)
 
 
 def _programs(path: Path | None, number: int) -> dict[str, str] | None:

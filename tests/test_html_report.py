@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -335,6 +335,24 @@ def test_a_missing_file_or_an_unreadable_one_still_gets_its_tables(
     assert page.images == [] and len(page.articles) == len(report.bad_pages)
     assert "no picture: the PDF is not on disk" in text
     assert "Could not be read: not a PDF (no %PDF- header)" in text
+
+
+def test_what_the_pdf_says_is_escaped(
+    mixed: tuple[Path, DocumentReport], tmp_path: Path
+) -> None:
+    _, report = mixed
+    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    page = report.bad_pages[0]
+    font = page.fonts[0]
+    hostile = DocumentReport(
+        f"{evil}.pdf",
+        (replace(page, evidence=(evil,), sample=evil,
+                 fonts=(replace(font, name=evil, problem=evil),)),),
+    )
+    parsed = parse(write_html([hostile], tmp_path / "r"))
+    assert parsed.scripts == 0
+    assert all(u.startswith(("data:", "#")) for u in parsed.urls)
+    assert evil in "".join(parsed.text)
 
 
 def test_relative_paths_resolve_against_base(
