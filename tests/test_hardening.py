@@ -1,0 +1,305 @@
+"""Hostile input ends in a report or one line, within the limits; inputs are never touched.
+
+Every test here drives the real `textlayer` command or the real worker pool
+on real PDFs (built by the generators, then damaged): the limits are
+exercised by documents that actually pass them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.cli import main
+from pytest_textlayer.fuzz import MUTATIONS, _with_bomb, mutate
+from pytest_textlayer.generators import generate
+from pytest_textlayer.limits import MIB, Limits, inflated_size
+from pytest_textlayer.settings import CheckSettings
+from pytest_textlayer.workers import INPUT, MEMORY, REPORT, TIMEOUT, run_guarded
+
+EXE = Path(sys.executable).with_name("textlayer")
+CMD = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "pytest_textlayer"]
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def seeds() -> dict[str, bytes]:
+    return {name: generate(name).pdf for name in ("readable", "severed", "mixed", "type3-unnamed")}
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_every_attack_ends_in_a_report_or_one_line(seeds: dict[str, bytes],
+                                                   mutation: str) -> None:
+    """Each attack, on each seed, under the default limits: no traceback, no hang, one line."""
+    rng = random.Random(mutation)
+    cases = [(mutate(seed, rng, [mutation])[1], f"{name}+{mutation}.pdf")
+             for name, seed in seeds.items()]
+    outcomes = list(run_guarded(cases, CheckSettings(), jobs=2, limits=Limits(timeout=60)))
+    assert len(outcomes) == len(cases)
+    for outcome in outcomes:
+        assert outcome.kind in (REPORT, INPUT), (outcome.report.error, outcome.detail)
+        if outcome.report.error is not None:
+            assert "\n" not in outcome.report.error
+            assert outcome.report.pages == ()
+        else:
+            assert outcome.report.pages
+
+
+def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -> None:
+    """A 1,200-page document against a 1 s limit: its own one-line error, exit 2, others checked."""
+    import pikepdf
+
+    big = tmp_path / "big.pdf"
+    with pikepdf.open(io.BytesIO(generate("differences-unnamed").pdf)) as pdf:
+        for _ in range(1200):
+            pdf.pages.append(pdf.pages[0])
+        pdf.save(big)
+    good = generate("readable").write(tmp_path / "good.pdf")
+    start = time.monotonic()
+    done = subprocess.run([*CMD, "check", "--json", "--timeout", "1", "-j", "2", str(big),
+                           str(good)], capture_output=True, text=True, timeout=60)
+    elapsed = time.monotonic() - start
+    data = json.loads(done.stdout)
+    slow, fine = data["documents"]
+    assert done.returncode == 2
+    assert slow["error"] == "took longer than the limit of 1 s (--timeout)"
+    assert fine["ok"] is True
+    assert elapsed < 15
+    assert done.stderr == ""
+
+
+def test_a_quadratic_content_stream_is_stopped_by_the_limit() -> None:
+    """A content stream whose digit run tokenizes in quadratic time: a report or the limit, fast."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        pdf.pages[0].obj["/Contents"] = pdf.make_stream(b"BT " + b"4" * 300_000 + b"H Tj ET")
+        out = io.BytesIO()
+        pdf.save(out)
+    start = time.monotonic()
+    [outcome] = run_guarded([(out.getvalue(), "digits.pdf")], CheckSettings(),
+                            limits=Limits(timeout=3))
+    assert outcome.kind in (REPORT, INPUT, TIMEOUT)
+    assert time.monotonic() - start < 10
+
+
+def test_inflation_bomb_is_refused_without_inflating_it_whole() -> None:
+    bomb = _with_bomb(generate("readable").pdf, 24 * MIB)
+    assert len(bomb) < MIB
+    [outcome] = run_guarded([(bomb, "bomb.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=8 * MIB))
+    assert outcome.kind == INPUT
+    assert outcome.report.error is not None
+    assert "inflates to more than 8 MiB, over the limit (--max-stream-mb)" in outcome.report.error
+    assert outcome.peak_rss < 400 * MIB
+
+
+def test_inflated_size_stops_counting_at_the_limit() -> None:
+    import zlib
+
+    data = zlib.compress(b"x" * (10 * MIB))
+    assert inflated_size(data, MIB) <= MIB + 4 * MIB
+    assert inflated_size(data, 20 * MIB) == 10 * MIB
+    assert inflated_size(b"not zlib", 100) == 0
+
+
+def test_memory_cap_turns_an_oversized_document_into_one_line() -> None:
+    """With the stream limit off, a 96 MiB content stream meets a 160 MiB address-space cap."""
+    bomb = _with_bomb(generate("readable").pdf, 96 * MIB)
+    [outcome] = run_guarded([(bomb, "big.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=None, max_memory=160 * MIB,
+                                          timeout=60))
+    assert outcome.kind in (MEMORY, INPUT), (outcome.kind, outcome.report.error)
+    assert outcome.report.error is not None and "\n" not in outcome.report.error
+
+
+def test_page_limit_refuses_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    import pikepdf
+
+    many = tmp_path / "many.pdf"
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        for _ in range(30):
+            pdf.pages.append(pdf.pages[0])
+        pdf.save(many)
+    assert main(["check", "--max-pages", "10", str(many)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"textlayer: error: {many}: has 31 pages, over the limit of 10 (--max-pages)")
+    assert main(["check", "--max-pages", "0", "--json", str(many)]) == 0
+
+
+@pytest.mark.parametrize("flag", ["--timeout", "--max-memory", "--max-pages", "--max-stream-mb"])
+def test_negative_limits_are_usage_errors(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", flag, "-1", "x.pdf"]) == 2
+    assert "limits must not be negative" in capsys.readouterr().err
+
+
+# encrypted PDFs ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def encrypted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import pikepdf
+
+    path = tmp_path_factory.mktemp("enc") / "locked.pdf"
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        pdf.save(path, encryption=pikepdf.Encryption(owner="owner-pw", user="s3cret", R=6))
+    return path
+
+
+def test_encrypted_pdf_without_password_is_a_clear_error(
+    encrypted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--json", str(encrypted)]) == 2
+    doc = json.loads(capsys.readouterr().out)["documents"][0]
+    assert doc["error"] == "encrypted PDF (a password is needed)"
+
+
+def test_wrong_password_is_the_same_clear_error(
+    encrypted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--json", "--password", "nope", str(encrypted)]) == 2
+    assert "encrypted PDF" in json.loads(capsys.readouterr().out)["documents"][0]["error"]
+
+
+def test_password_opens_it(encrypted: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--json", "--password", "s3cret", str(encrypted)]) == 0
+    doc = json.loads(capsys.readouterr().out)["documents"][0]
+    assert doc["pages"][0]["verdict"] == "readable"
+
+
+# data safety -------------------------------------------------------------------
+
+
+def test_check_leaves_inputs_byte_identical(tmp_path: Path) -> None:
+    files = [generate(f).write(tmp_path / f"{f}.pdf") for f in ("readable", "severed", "pua")]
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(files[0].read_bytes()[:500])
+    files.append(damaged)
+    before = {p: (sha(p), p.stat().st_mtime_ns) for p in files}
+    listing = sorted(os.listdir(tmp_path))
+    done = subprocess.run([*CMD, "check", "-j", "2", "--jsonl", str(tmp_path / "run.jsonl"),
+                           *map(str, files)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert {p: (sha(p), p.stat().st_mtime_ns) for p in files} == before
+    assert sorted(os.listdir(tmp_path)) == sorted([*listing, "run.jsonl"])
+
+
+def _ocr_job(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    src = generate("image-only").write(tmp_path / "scan.pdf")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    return src, out_dir, env
+
+
+def _wait_for_child(pid: int, timeout: float) -> bool:
+    """True once the process has a child (OCR started), False when it ends first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            return False
+        if children:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_interrupted_repair_leaves_no_output_and_no_temporary_files(
+    tmp_path: Path, how: str
+) -> None:
+    import shutil
+    import signal
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed")
+    src, out_dir, env = _ocr_job(tmp_path)
+    before = sha(src)
+    out = out_dir / "fixed.pdf"
+    proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    started = _wait_for_child(proc.pid, 60)
+    proc.send_signal(getattr(signal, how))
+    _, err = proc.communicate(timeout=60)
+    if not started:
+        pytest.skip("repair finished before OCR started: nothing to interrupt")
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert list(out_dir.iterdir()) == []
+    assert list((tmp_path / "scratch").iterdir()) == []
+    assert sha(src) == before
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_killed_ocr_processes_fail_the_repair_in_one_line(tmp_path: Path) -> None:
+    """Every Tesseract run is killed as it starts: no output, no temporary files, one line.
+
+    (Killing only one run is survivable: repair tries several OCR passes and
+    may still succeed, which is right.)
+    """
+    import shutil
+    import signal
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed")
+    src, out_dir, env = _ocr_job(tmp_path)
+    out = out_dir / "fixed.pdf"
+    proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    killed = 0
+    while proc.poll() is None:
+        killed += _kill_descendants(proc.pid, "tesseract", signal.SIGKILL)
+        time.sleep(0.005)
+    _, err = proc.communicate(timeout=120)
+    if not killed:
+        pytest.skip("no tesseract process appeared to kill")
+    # 2, or 3 when the kill hit Tesseract's language listing (then read as a missing pack)
+    assert proc.returncode in (2, 3), err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Tesseract" in err
+    assert list(out_dir.iterdir()) == []
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def _kill_descendants(root: int, name: str, sig: int) -> int:
+    killed = 0
+    for pid in _descendants(root):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == name:
+                os.kill(pid, sig)
+                killed += 1
+        except (OSError, ProcessLookupError):
+            continue
+    return killed
+
+
+def _descendants(root: int) -> list[int]:
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            kids = [int(k) for k in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            continue
+        found.extend(kids)
+        todo.extend(kids)
+    return found
