@@ -130,7 +130,7 @@ class _Reader:
     def page(self) -> PdfiumPage:
         if self._page is None:
             try:
-                self._page = pdfium_page(self.doc, self.index, count_map_errors=True)
+                self._page = pdfium_page(self.doc, self.index)
             except Exception:  # PDFium could not lay the page out: no reader evidence
                 self._page = PdfiumPage(text="", chars=0, map_errors=None)
         return self._page
@@ -154,7 +154,7 @@ def classify_page(
     decision = (
         _presence(content, reader)
         or _static(content, fonts, settings, text)
-        or _reader_signals(text_signals(text), settings)
+        or _reader_signals(text, settings)
         or _language(text, content, settings, model, trust, number)
     )
     evidence = decision.evidence
@@ -267,7 +267,15 @@ def _bad_font_lines(fonts: tuple[FontReport, ...]) -> list[str]:
 # Rung 3 -------------------------------------------------------------------
 
 
-def _reader_signals(signals: TextSignals, settings: CheckSettings) -> _Decision | None:
+#: Any character the reader-signal rung counts against a page.
+_SUSPECT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ufffd\uffff\ufffe"
+                      "\ue000-\uf8ff\U000f0000-\U0010ffff]")
+
+
+def _reader_signals(text: str, settings: CheckSettings) -> _Decision | None:
+    if _SUSPECT.search(text) is None and "(cid:" not in text:
+        return None  # nothing to count: no share can pass the limit (one C scan, no lists)
+    signals: TextSignals = text_signals(text)
     if signals.chars < MIN_SIGNAL_CHARS:
         return None
     limit = settings.max_bad_glyphs
