@@ -546,6 +546,107 @@ def mac_standard_map(usage: FontUsage) -> dict[int, str]:
     return out
 
 
+def _program_glyphs(usage: FontUsage) -> tuple[Any, Any] | None:
+    """(glyf table, glyph order) of a composite font's embedded TrueType, when it has outlines."""
+    import pikepdf
+
+    if usage.font.get("/Subtype") != pikepdf.Name.Type0:
+        return None
+    cidfont = _descendant(usage.font)
+    desc = cidfont.get("/FontDescriptor") if cidfont is not None else None
+    if desc is None or "/FontFile2" not in desc:
+        return None
+    try:
+        tt = _load_truetype(desc["/FontFile2"].read_bytes())
+        return (tt["glyf"], tt.getGlyphOrder()) if "glyf" in tt else None
+    except Exception:  # noqa: BLE001 - no outlines to check against
+        return None
+
+
+#: Characters past ASCII that prose in any language uses and an order hypothesis may give.
+_PROSE_EXTRA = frozenset("’‘“”„–—…«»•°€£§¿¡\u00a0")
+
+
+def _foreign_letters(
+    usage: FontUsage, mapping: Mapping[int, str], model: Any, lang: str | None
+) -> set[int]:
+    """Codes past ASCII that the order reads as characters the text's language never uses.
+
+    The Macintosh order is shared by many fonts for ASCII only; past it, a
+    font in its designer's order reads as stray symbols (``m‹ssen``,
+    ``schlieølich``) that the letter-pair model hardly notices among so many
+    right letters. A letter must be in the alphabet of the language the text
+    reads as; other characters must be ordinary prose punctuation.
+    """
+    from . import langmodel
+
+    model = model if model is not None else langmodel.reference_model()
+    verdict = langmodel.judge(usage.text(mapping, missing=" ")[:VERIFY_CHARS], model, lang=lang)
+    names = (verdict.lang or "").split("+")
+    alphabet: set[str] = set()
+    for name in names:
+        found = model.languages.get(name)
+        if found is not None:
+            alphabet |= set(found.alphabet)
+    out: set[int] = set()
+    for code, text in mapping.items():
+        if all(ord(ch) < 0x80 for ch in text):
+            continue
+        fits = all(
+            ch.lower() in alphabet if ch.isalpha() else ch in _PROSE_EXTRA
+            for ch in text
+            if ord(ch) >= 0x80
+        )
+        if not fits:
+            out.add(code)
+    return out
+
+
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+
+
+def _contradicted_accents(usage: FontUsage, mapping: Mapping[int, str]) -> set[int]:
+    """Codes read as an accented letter whose glyph is built on a different letter.
+
+    An accented glyph is usually a composite of its base letter and the
+    accent. Under the Macintosh order the base's glyph id says which letter
+    it is too; when the composite's parts read as another letter (a font in
+    its designer's order, which matches the Mac order for ASCII only), the
+    accented reading is wrong. Glyphs that are not composites cannot be
+    checked and keep their reading.
+    """
+    import unicodedata
+
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+    program = _program_glyphs(usage)
+    if program is None:
+        return set()
+    glyf, order = program
+    index = {name: i for i, name in enumerate(order)}
+    gids = _gid_codes(usage)
+    out: set[int] = set()
+    for code, text in mapping.items():
+        base = unicodedata.normalize("NFD", text)[:1]
+        gid = gids.get(code)
+        if len(text) != 1 or base == text or not base.isalpha() or gid is None:
+            continue
+        if not 0 <= gid < len(order):
+            continue
+        glyph = glyf[order[gid]]
+        if not glyph.isComposite():
+            continue
+        parts = []
+        for component in glyph.components:
+            part = index.get(component.glyphName)
+            if part is not None and 0 < part < len(standardGlyphOrder):
+                parts.append(_agl(standardGlyphOrder[part]))
+        # î is built on the dotless ı, and ĵ on ȷ: the same letter for this purpose.
+        if parts and base not in {_DOTLESS.get(p, p) for p in parts}:
+            out.add(code)
+    return out
+
+
 def offset_map(
     usage: FontUsage, offset: int, base: Mapping[int, str] | None = None
 ) -> dict[int, str]:
@@ -724,6 +825,18 @@ def from_order(
     mapping = best.mapping
     if best.source == "mac-standard":
         detail = "glyph ids read through the Macintosh standard order"
+        dropped = _contradicted_accents(usage, mapping) | _foreign_letters(
+            usage, mapping, model, lang
+        )
+        if dropped:
+            # One contradiction shows the font follows the Mac order for ASCII only: nothing
+            # past ASCII can be trusted then, punctuation included.
+            kept = {c: t for c, t in mapping.items() if t.isascii()}
+            detail += (
+                f"; {len(mapping) - len(kept)} code(s) past ASCII left out: the language does"
+                " not use what the order says there, or an outline is built on another letter"
+            )
+            mapping = kept
     elif base is None:
         # A glyph-id offset says where ASCII sits in the font; past ASCII it is a coincidence.
         mapping = {c: t for c, t in mapping.items() if " " <= t <= "~"}

@@ -112,3 +112,27 @@ def test_readable_and_blank_pages_are_unchanged(tmp_path: Path) -> None:
         report = repair(src, dst, ocr="never")
         assert report.ok and report.fonts == ()
         assert all(p.action == "unchanged" for p in report.pages)
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "fr"])
+def test_designer_order_gets_ascii_and_no_wrong_accents(tmp_path: Path, lang: str) -> None:
+    """A font in its own glyph order matches the Mac order for ASCII only: the letters past
+    it are left unmapped without OCR, never read through the Mac table as wrong letters."""
+    fixture = generators.generate("severed", generators.default_text(lang), order="original")
+    src, dst = tmp_path / "in.pdf", tmp_path / "out.pdf"
+    src.write_bytes(fixture.pdf)
+    report = repair(src, dst, ocr="never")
+    assert all(p.action == "tounicode" for p in report.pages)
+    truth = fixture.pages[0].text
+    ascii_words = [w for w in truth.split() if w.isascii()]
+    assert set(ascii_words) <= set(_readers(dst)["pdfium"][0].split())
+    # What the written ToUnicode says: only characters of the text, nothing invented.
+    import pikepdf
+
+    from pytest_textlayer import fonts, recover
+
+    with pikepdf.open(dst) as pdf:
+        [usage] = recover.collect_fonts(pdf).values()
+        info = fonts.analyse_font(usage.font)
+        written = {info.to_unicode(code) for code in usage.codes()} - {None}
+    assert "".join(written) and set("".join(written)) <= set(truth)
