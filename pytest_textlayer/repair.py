@@ -26,14 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingOCR, TextLayerError, UsageError
+from .errors import InputError, MissingOCR, UsageError
 from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, shorten
 from .ocr import TESSERACT_CODES
 from .settings import CheckSettings
 
 OCR_MODES = ("auto", "never", "force")
-#: Page verdicts whose visible text is wrong: OCR must rasterise it (--force-ocr).
-_GARBAGE = frozenset({Verdict.UNDECODABLE, Verdict.SHIFTED, Verdict.GARBLED})
 #: How many fonts a rendering lists.
 MAX_FONTS_SHOWN = 8
 
@@ -723,4 +721,4 @@ def _page_repair(
     )
 
 
-__all__ = ["FontRepair", "PageRepair", "RepairReport", "TextLayerError", "repair"]
+__all__ = ["FontRepair", "PageRepair", "RepairReport", "repair"]
