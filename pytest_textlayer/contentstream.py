@@ -37,6 +37,10 @@ KNOWN = frozenset(
 #: Operators whose operands the walk never reads.
 _NO_OPERANDS = frozenset(b"q Q BT ET T* EMC S s f F f* B B* b b* sh".split())
 
+#: Operators whose operands `instructions` parses.
+_PARSED = WALKED - _NO_OPERANDS
+_BRACKET = re.compile(rb"[\[\]]|<<|>>")
+
 _WS = rb"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
 _END = rb"(?=[" + _WS + _DELIM + rb"]|\Z)"
@@ -73,12 +77,19 @@ def instructions(source: Any) -> list[Instruction] | None:
     data = _read(source)
     if data is None:
         return None
-    found = _INSTRUCTION.findall(data)
+    # The sentinel operator (not walked) takes any trailing operands, as qpdf drops them, so
+    # every match starts where the last ended: nothing is read from inside a skipped token.
+    found = _INSTRUCTION.findall(data + b"\nEX")
     if any(map(_third, found)) or not KNOWN.issuperset(map(_second, found)):
         return None
-    if (data.count(b"[") != data.count(b"]") or data.count(b"<<") != data.count(b">>")):
-        return None
     try:
+        if b"[" in data or b"]" in data or b"<<" in data or b">>" in data:
+            if data.count(b"[") != data.count(b"]") or data.count(b"<<") != data.count(b">>"):
+                return None
+            # Operands the walk skips must still parse: an array or dictionary spanning an
+            # operator makes qpdf reject the stream.
+            for span in [s for s, op, _ in found if op not in _PARSED and _BRACKET.search(s)]:
+                _parsed(span)
         return [
             (op, () if op in _NO_OPERANDS else operands(span))
             for span, op, _ in found

@@ -70,13 +70,37 @@ def width_of(info: FontInfo) -> float:
 
 
 def _table(info: FontInfo) -> dict[int, str]:
-    return {code: text for code, text in info.unicode.items() if len(text) != 1
-            or ord(text) != code}
+    unicode = info.unicode or builtin_symbol_text(info)
+    return {code: text for code, text in unicode.items() if len(text) != 1 or ord(text) != code}
 
 
 def decodes_fully(info: FontInfo) -> bool:
     """Can this font's codes be turned into the text readers give, without external tables?"""
-    return bool(info.unicode) or info.missing is not None or info.codes_are_utf16
+    return (bool(info.unicode) or info.missing is not None or info.codes_are_utf16
+            or bool(builtin_symbol_text(info)))
+
+
+def builtin_symbol_text(info: FontInfo) -> dict[int, str]:
+    """Text of a standard Symbol or ZapfDingbats font, not embedded, by its built-in encoding.
+
+    Such a font has no encoding in the file and every code is fine (readers
+    use the standard font's own encoding, PDF 32000 Annex D.5 and D.6), but
+    the font analysis keeps no text for it; without this, one alpha in a
+    page of prose sent the whole page to PDFium.
+    """
+    plain = info.name.split("+", 1)[-1]
+    if (info.embedded or info.unicode or info.missing is not None or info.codes_are_utf16
+            or info.code_ranges != ONE_BYTE or not plain.startswith(("Symbol", "ZapfDingbats"))):
+        return {}
+    from .encodings import name_to_unicode
+
+    zapf = plain.startswith("ZapfDingbats")
+    if zapf:
+        from reportlab.pdfbase._fontdata_enc_zapfdingbats import ZapfDingbatsEncoding as names
+    else:
+        from reportlab.pdfbase._fontdata_enc_symbol import SymbolEncoding as names
+    table = {code: name_to_unicode(name, zapf) for code, name in enumerate(names) if name}
+    return {code: text for code, text in table.items() if text}
 
 
 def _decoder(info: FontInfo) -> Callable[[bytes], str]:
