@@ -231,6 +231,9 @@ class _Walker:
         self.pdf = pdf
         self.cache = cache
         self.box = box
+        m = OFFPAGE_MARGIN
+        #: The page box widened by the margin, for :meth:`on_page`.
+        self.margin_box = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
         self.uses: dict[Any, FontUse] = {}
         self.images = 0
         self.small_images = 0
@@ -362,7 +365,7 @@ class _Walker:
                 elif op in (b"BT", b"ET"):
                     if op == b"BT":
                         tm = tlm = IDENTITY
-                elif op in (b"Td", b"TD"):
+                elif op == b"Td" or op == b"TD":
                     tx, ty = float(args[0]), float(args[1])
                     if op == b"TD":
                         state.leading = -ty
@@ -445,9 +448,8 @@ class _Walker:
         x0, y0 = tm[4], tm[5] + state.rise
         x = ctm[0] * x0 + ctm[2] * y0 + ctm[4]
         y = ctm[1] * x0 + ctm[3] * y0 + ctm[5]
-        bx0, by0, bx1, by1 = self.box
-        m = OFFPAGE_MARGIN
-        return bx0 - m <= x <= bx1 + m and by0 - m <= y <= by1 + m
+        left, bottom, right, top = self.margin_box
+        return left <= x <= right and bottom <= y <= top
 
     def show(
         self,
@@ -467,17 +469,28 @@ class _Walker:
         else:
             raw = b"".join([item for item in items if isinstance(item, bytes)])
         # One-byte fonts (most simple fonts): the bytes are the codes; skip building a list.
-        codes: Sequence[int] = raw if info.code_ranges == ONE_BYTE else info.split_codes(raw)
+        ranges = info.code_ranges
+        codes: Sequence[int] = (
+            raw if ranges is ONE_BYTE or ranges == ONE_BYTE else info.split_codes(raw)
+        )
         if not codes:
             return
         use = self.uses.get(state.font_key)
         if use is None:
             use = self.uses[state.font_key] = FontUse(info)
         n = len(codes)
+        a2, b2, c2, d2, e2, f2 = state.ctm
+        e, f = tm[4], tm[5]
+        rise = state.rise
         if self.in_annotation:
             self.annotation_glyphs += n
-        elif not self.on_page(tm, state):
-            use.offpage_glyphs += n
+        else:  # does the string start on the page (see on_page)?
+            y0 = f + rise
+            x = a2 * e + c2 * y0 + e2
+            y = b2 * e + d2 * y0 + f2
+            left, bottom, right, top = self.margin_box
+            if not (left <= x <= right and bottom <= y <= top):
+                use.offpage_glyphs += n
         use.glyphs += n
         if state.render in _INVISIBLE_MODES or self.hidden:
             use.invisible_glyphs += n
@@ -488,11 +501,8 @@ class _Walker:
             use.drawn.append(codes)
         text = self.text
         if text.size < text.budget:
-            ctm = state.ctm
-            a, b, c, d, e, f = tm
-            a2, b2, c2, d2, e2, f2 = ctm
+            c, d = tm[2], tm[3]
             mc, md = c * a2 + d * c2, c * b2 + d * d2
-            rise = state.rise
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
             text.show(state.text_font or text_font(info), items, origin, em, state.scale)

@@ -64,6 +64,13 @@ _NAME_NUMBERS = re.compile(
     rb"[\t\n\x0c\r ]*/[^\x00-\x20\x7f-\xff()<>\[\]{}/%#]*[0-9.+\-\t\n\x0c\r ]*"
 )
 _LITERAL = re.compile(rb"[\t\n\x0c\r ]*\(([^()\\\r]*)\)[\t\n\x0c\r ]*")
+_NUMBER = rb"[+-]?+(?:\d++\.?+\d*+|\.\d++)"
+#: A TJ array of simple literal strings and numbers (what pdfTeX and most producers write).
+_PLAIN_ARRAY = re.compile(
+    rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _NUMBER + rb"))*+"
+    rb"[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
+)
+_ARRAY_ITEM = re.compile(rb"(\([^()\\\r]*\))|(" + _NUMBER + rb")")
 _MEMO_LIMIT = 4096
 _memo: dict[bytes, tuple[Any, ...]] = {}
 _second = itemgetter(1)
@@ -91,7 +98,7 @@ def instructions(source: Any) -> list[Instruction] | None:
             for span in [s for s, op, _ in found if op not in _PARSED and _BRACKET.search(s)]:
                 _parsed(span)
         return [
-            (op, () if op in _NO_OPERANDS else operands(span))
+            (op, () if op in _NO_OPERANDS else operands(span, op))
             for span, op, _ in found
             if op in WALKED
         ]
@@ -119,8 +126,15 @@ def _read(source: Any) -> bytes | None:
         return None
 
 
-def operands(span: bytes) -> tuple[Any, ...]:
-    """The operands written in `span` (text the instruction pattern accepted)."""
+def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
+    """The operands written in `span` (text the instruction pattern accepted) of operator `op`."""
+    if op == b"Tj" or op == b"'":
+        literal = _LITERAL.fullmatch(span)
+        if literal is not None:
+            return (literal.group(1),)
+    elif op == b"TJ" and _PLAIN_ARRAY.fullmatch(span):
+        return ([float(number) if number else string[1:-1]
+                 for string, number in _ARRAY_ITEM.findall(span)],)
     found = _memo.get(span)
     if found is not None:
         return found

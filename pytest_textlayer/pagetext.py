@@ -225,6 +225,7 @@ class TextSink:
         x, y = origin
         em = abs(em) or 1.0
         last = self._last
+        parts = self.parts
         if last is not None:
             end, last_y, last_em = last
             step = max(em, last_em)
@@ -232,7 +233,11 @@ class TextSink:
                 self._add("\n")
             elif (x - end > GAP_SPACE * step or x < end - 2 * step) and not body.startswith(" "):
                 self._add(" ")
-        self._add(body)
+        if body == " " or body == "\n":
+            self._add(body)
+        else:
+            parts.append(body)
+            self.size += len(body)
         self._last = (x + advance * em, y, em)
 
     def _add(self, text: str) -> None:
