@@ -859,8 +859,10 @@ def from_order(
 MIN_VOTES = 2
 #: Share of a code's votes the winning reading must have; below it the code stays unmapped.
 MIN_AGREEMENT = 0.7
-#: Confidence given at most to a reading made from character boxes rather than a paired word.
+#: Confidence given at most to a reading whose boxes do not agree with the glyph's.
 FALLBACK_CONF = 80.0
+#: Share of the smaller box that the glyph's box and the OCR box must share to agree.
+MIN_BOX_OVERLAP = 0.6
 #: A code drawn once in the whole document is believed on one vote only above this confidence.
 SINGLE_VOTE_CONF = 90.0
 
@@ -1152,8 +1154,7 @@ def read_glyphs(
         if id(glyph) not in done:
             got = _reading(glyph, chars) or _gap(glyph, boxes)
             if got is not None:
-                # Read from boxes alone: never enough on its own for a glyph drawn once.
-                yield glyph, (got[0], min(got[1], FALLBACK_CONF))
+                yield glyph, got
 
 
 def _gap(
@@ -1199,7 +1200,20 @@ def _reading(glyph: _Glyph, chars: list[Any]) -> tuple[str, float] | None:
             return None
         inside = [best]
     inside.sort(key=lambda c: c.box[0])
-    return "".join(c.text for c in inside), min(c.conf for c in inside)
+    conf = min(c.conf for c in inside)
+    # Boxes that agree (the glyph's own outline and what OCR boxed) keep their confidence;
+    # otherwise the reading is a guess from proximity and never enough on its own.
+    if _overlap(glyph.box, _union(c.box for c in inside)) < MIN_BOX_OVERLAP:
+        conf = min(conf, FALLBACK_CONF)
+    return "".join(c.text for c in inside), conf
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over the smaller box."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / small if small > 0 else 0.0
 
 
 def vote(

@@ -209,8 +209,11 @@ def _check_paths(
     return src, dst
 
 
-def _write_atomically(pdf: Any, dst: Path, src: Path) -> None:
-    """Save to a temporary file beside ``dst``, then rename: never a partial OUT."""
+def _write_atomically(pdf: Any, dst: Path, src: Path, same: bytes | None = None) -> None:
+    """Save to a temporary file beside ``dst``, then rename: never a partial OUT.
+
+    With ``same`` (IN's bytes, when nothing was changed), OUT is a byte-for-byte copy.
+    """
     import pikepdf
 
     fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".part", dir=dst.parent or ".")
@@ -220,10 +223,16 @@ def _write_atomically(pdf: Any, dst: Path, src: Path) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        with _quiet():
-            pdf.save(
-                tmp, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate
-            )
+        if same is not None:
+            with open(tmp, "wb") as handle:
+                handle.write(same)
+        else:
+            with _quiet():
+                pdf.save(
+                    tmp,
+                    compress_streams=True,
+                    object_stream_mode=pikepdf.ObjectStreamMode.generate,
+                )
         os.replace(tmp, dst)
     except OSError as exc:
         raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
@@ -686,7 +695,8 @@ def _repair_open(
             tess_lang, how = _choose_lang(lang, readable, images, notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
-    _write_atomically(pdf, dst, src)
+    # Nothing changed: OUT is IN, byte for byte, not a rewrite of it.
+    _write_atomically(pdf, dst, src, same=None if fonts or todo else data)
     after = classify(str(dst), settings=settings, name=str(dst))
     story = tuple(
         _page_repair(b, a, todo, repaired_pages)
