@@ -313,9 +313,12 @@ def _language(
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
-    vouched = trust.vouch(content) if trust is not None else None
-    if vouched is not None:
-        return _Decision(Verdict.READABLE, (*readable.evidence, vouched), "language")
+    known = trust.vouch(content) if trust is not None else None
+    if known is not None:
+        outcome, line = known
+        if outcome == _READS:
+            return _Decision(Verdict.READABLE, (*readable.evidence, line), "language")
+        return _Decision(Verdict.GARBLED, (line,), "language")
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
@@ -323,7 +326,7 @@ def _language(
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
         evidence = readable.evidence + ((detail,) if detail else ())
         if verdict.passes and verdict.lang and trust is not None:
-            trust.credit(content, verdict.lang, number)
+            trust.credit(content, _READS, verdict.lang, number)
         return _Decision(Verdict.READABLE, evidence, "language", score=verdict.score)
     shift = find_shift(text, model)
     if shift is not None:
@@ -334,6 +337,8 @@ def _language(
             "shift", score=verdict.score, offset=shift.offset,
             repaired_sample=shift.text[:SAMPLE_LIMIT],
         )
+    if trust is not None:
+        trust.credit(content, _NO_LANGUAGE, verdict.reason, number)
     return _Decision(
         Verdict.GARBLED,
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
@@ -341,65 +346,84 @@ def _language(
     )
 
 
+#: The two outcomes of the language rung that :class:`FontTrust` remembers.
+_READS, _NO_LANGUAGE = "reads", "no language"
+
+
 class FontTrust:
-    """Fonts whose declared maps have read as language on earlier pages of one document.
+    """What the language rung found for the fonts of earlier pages of one document.
 
     The language rung judges the text a page's fonts give through their
     declared maps. A font's map is the same on every page, so once the text
-    of pages a font dominates has read as language on enough glyphs, a later
-    page drawn only by such fonts would be judged on text made by the very
-    same maps: it is called readable without judging it again. Each page
-    still gets its own verdict from its own static facts and reader signals;
-    only the language judgement is reused, and its evidence says so.
+    of pages a font dominates has read as language (or as no language, with
+    no shift that repairs it) on enough glyphs, a later page drawn only by
+    such fonts would be judged on text made by the very same maps: it takes
+    the same outcome without judging it again. Each page still gets its own
+    verdict from its own static facts and reader signals; only the language
+    judgement (and the shift search after a failed one) is reused, and the
+    evidence says so.
 
     A page is judged afresh when anything on it could read differently from
-    the pages that earned the trust: a font not yet trusted (one that only
-    ever drew a minority of a page proved nothing on its own), any glyph
-    without a usable route, invisible text (an OCR layer, whose quality
-    varies page by page), ActualText (text that replaces the fonts'), or
-    text we could not decode ourselves.
+    the pages that earned the outcome: a font without one (a font that only
+    ever drew a minority of a page proved nothing on its own), fonts with
+    different outcomes, any glyph without a usable route, invisible text (an
+    OCR layer, whose quality varies page by page), ActualText (text that
+    replaces the fonts'), or text we could not decode ourselves.
     """
 
-    #: Glyphs a font must have drawn on passing pages it dominated...
+    #: Glyphs a font must have drawn on pages it dominated that had the outcome...
     MIN_GLYPHS = 2 * LANGUAGE_SAMPLE
     #: ... over at least this many such pages.
     MIN_PAGES = 2
 
     def __init__(self) -> None:
-        # font -> [glyphs credited, pages credited, languages read, last page credited]
-        self._credit: dict[Any, list[Any]] = {}
+        # font -> outcome -> [glyphs, pages, details (languages or reasons), last page]
+        self._seen: dict[Any, dict[str, list[Any]]] = {}
 
-    def credit(self, content: PageContent, lang: str, number: int) -> None:
-        """Credit the fonts that drew most of a page whose text read as `lang`."""
+    def credit(self, content: PageContent, outcome: str, detail: str, number: int) -> None:
+        """Credit the fonts that drew most of a page with this language outcome."""
         if not self._eligible(content):
             return
         coded = sum(use.coded for use in content.fonts)
         for use in content.fonts:
             if use.coded * 2 > coded:
-                entry = self._credit.setdefault(use.font, [0, 0, set(), 0])
+                entry = self._seen.setdefault(use.font, {}).setdefault(
+                    outcome, [0, 0, set(), 0])
                 entry[0] += use.coded
                 entry[1] += 1
-                entry[2].add(lang)
+                if len(entry[2]) < 4:
+                    entry[2].add(detail)
                 entry[3] = number
 
-    def vouch(self, content: PageContent) -> str | None:
-        """The evidence line when every font of the page is trusted, else None."""
+    def vouch(self, content: PageContent) -> tuple[str, str] | None:
+        """(outcome, evidence line) when every font of the page earned the same one, else None."""
         if not self._eligible(content):
             return None
-        langs: set[str] = set()
+        outcomes: set[str] = set()
+        details: set[str] = set()
         last = 0
         for use in content.fonts:
             if not use.glyphs:
                 continue
-            entry = self._credit.get(use.font)
-            if entry is None or entry[0] < self.MIN_GLYPHS or entry[1] < self.MIN_PAGES:
+            seen = self._seen.get(use.font)
+            if seen is None or len(seen) != 1:
+                return None  # never dominated a judged page, or read both ways
+            (outcome, entry), = seen.items()
+            if entry[0] < self.MIN_GLYPHS or entry[1] < self.MIN_PAGES:
                 return None
-            langs |= entry[2]
+            outcomes.add(outcome)
+            details |= entry[2]
             last = max(last, entry[3])
-        if not langs:
+        if len(outcomes) != 1:
             return None
-        return (f"text reads as {'/'.join(sorted(langs))}: drawn by the same fonts as earlier "
-                f"pages that did (up to page {last}), not judged again")
+        outcome = outcomes.pop()
+        said = "/".join(sorted(details))
+        earlier = (f"drawn by the same fonts as earlier pages that did (up to page {last}), "
+                   "not judged again")
+        if outcome == _READS:
+            return outcome, f"text reads as {said}: {earlier}"
+        return outcome, (f"text is mapped but reads as no language the model knows ({said}): "
+                         f"{earlier}")
 
     @staticmethod
     def _eligible(content: PageContent) -> bool:
