@@ -151,3 +151,73 @@ def test_console_script_runs(pdfs: dict[str, Path]) -> None:
     assert done.returncode == 1
     assert json.loads(done.stdout)["documents"][0]["pages"][0]["verdict"] == "undecodable"
     assert done.stderr == ""
+
+
+def test_sigterm_stops_a_run_and_its_workers(tmp_path: Path, pdfs: dict[str, Path]) -> None:
+    """SIGTERM unwinds like Ctrl-C: exit 130, one line, no worker left running."""
+    import contextlib
+    import shutil
+    import signal
+    import time
+
+    for i in range(400):
+        shutil.copyfile(pdfs["good"], tmp_path / f"{i:03d}.pdf")
+    exe = Path(sys.executable).with_name("textlayer")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "pytest_textlayer"]
+    out = tmp_path / "run.jsonl"
+    proc = subprocess.Popen([*cmd, "check", str(tmp_path), "-j", "2", "--jsonl", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    children: list[str] = []
+    deadline = time.monotonic() + 60
+    while not (out.exists() and out.read_bytes().count(b"\n") >= 20):
+        assert proc.poll() is None and time.monotonic() < deadline
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err == "textlayer: interrupted\n"
+    time.sleep(0.2)
+    assert children and not [c for c in children if Path(f"/proc/{c}").exists()]
+    lines = out.read_text().splitlines()
+    assert all(json.loads(line)["ok"] for line in lines)
+
+
+def test_every_check_option_is_in_the_command_line_reference() -> None:
+    from pytest_textlayer.cli import build_parser
+
+    reference = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    check = sub.choices["check"]  # type: ignore[index]
+    options = [o for a in check._actions for o in a.option_strings if o.startswith("--")]
+    missing = [o for o in options if o not in reference and o != "--help"]
+    assert not missing
+
+
+def test_docs_links_resolve() -> None:
+    import re
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    pages = [docs / f"{n}.md" for n in ("index", "cli", "limits", "corpus", "pipelines",
+                                        "benchmarks")] + sorted((docs / "verdicts").glob("*.md"))
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if "://" in target:
+                continue
+            if not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(docs)} -> {target}")
+    assert not broken
+
+
+def test_owner_password_only_pdf_opens_without_a_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pikepdf
+
+    path = tmp_path / "restricted.pdf"
+    with pikepdf.open(generate("readable").write(tmp_path / "plain.pdf")) as pdf:
+        pdf.save(path, encryption=pikepdf.Encryption(owner="owner", user="", R=6))
+    assert main(["check", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["documents"][0]["pages"][0]["verdict"] == "readable"
