@@ -1,0 +1,453 @@
+"""Break a real PDF's fonts the way the wild does, and keep the truth beside the broken copy.
+
+The generators build broken fonts from scratch; real documents break in the
+same ways but with their own producers' fonts, subsets, encodings and
+layouts. A breaker takes the bytes of a sound PDF and rewrites the route to
+Unicode of its fonts, never the content or the glyphs, so the page renders
+exactly as before while readers extract something else:
+
+==================  =========================================================  ===========
+breaker             what is rewritten                                          verdict
+==================  =========================================================  ===========
+``sever``           /ToUnicode removed; an embedded TrueType (or OpenType)     undecodable
+                    program of a Type0/Identity font loses ``cmap`` and
+                    ``post``
+``shift``           every ToUnicode destination moved by one constant          shifted
+                    (default -29, the Mac-standard glyph-order offset)
+``scramble``        letters permuted within their case (seeded derangement)    garbled
+``pua``             every code to U+E000 + its rank                             garbled
+``collapse``        every code to U+FFFD                                        undecodable
+``tounicode-name``  /ToUnicode is the name /Identity-H (TCPDF ports)            undecodable
+==================  =========================================================  ===========
+
+Fonts are chosen generally: every font the breaker applies to (``select="all"``),
+only the one drawing the most glyphs (``"main"``), or the one drawing the
+fewest (``"minor"``, usually a heading or a footer: the 10 % rule decides
+its pages). The truth is what poppler and PDFium extract from the unbroken
+file, page by page; each page also carries how many of its glyphs the
+breaker changed, hence the verdict a correct classifier gives it.
+
+The output is deterministic (same input, same options, same bytes) and the
+input is never written: :func:`break_file` refuses an output that is its input.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import unicodedata
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import InputError, UsageError
+from .model import Verdict
+
+#: A page takes the breaker's verdict when more than this share of its glyphs changed (contract).
+BAD_SHARE = 0.10
+#: The glyph-id offset of fonts in the Macintosh standard order, the commonest shift in the wild.
+DEFAULT_OFFSET = -29
+SELECTIONS = ("all", "main", "minor")
+
+
+@dataclass(frozen=True)
+class Breaker:
+    """One way of breaking a font: its verdict and which fonts it can break."""
+
+    name: str
+    verdict: Verdict
+    description: str
+    #: "identity": Type0 fonts with an Identity encoding; "mapped": fonts whose route reads.
+    needs: str
+
+
+BREAKERS: Mapping[str, Breaker] = MappingProxyType({
+    b.name: b
+    for b in (
+        Breaker("sever", Verdict.UNDECODABLE,
+                "no ToUnicode; the embedded TrueType loses cmap and post", "identity"),
+        Breaker("shift", Verdict.SHIFTED, "ToUnicode destinations moved by a constant", "mapped"),
+        Breaker("scramble", Verdict.GARBLED, "ToUnicode permutes the letters", "mapped"),
+        Breaker("pua", Verdict.GARBLED, "ToUnicode into the Private Use Area", "mapped"),
+        Breaker("collapse", Verdict.UNDECODABLE, "ToUnicode maps every code to U+FFFD", "mapped"),
+        Breaker("tounicode-name", Verdict.UNDECODABLE, "/ToUnicode is the name /Identity-H",
+                "identity"),
+    )
+})
+
+
+@dataclass(frozen=True)
+class BrokenFont:
+    """A font the breaker rewrote, with the glyphs it draws and how many now read differently."""
+
+    name: str
+    subtype: str
+    glyphs: int
+    changed: int
+
+
+@dataclass(frozen=True)
+class BrokenPage:
+    """One page of the variant: its glyphs, the glyphs broken, and the verdict that follows."""
+
+    number: int
+    glyphs: int
+    broken: int
+    expected: Verdict
+
+    @property
+    def share(self) -> float:
+        return self.broken / self.glyphs if self.glyphs else 0.0
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A broken copy of a PDF and the truth about it."""
+
+    breaker: str
+    pdf: bytes
+    #: poppler's text of each page of the original (pdftotext -enc UTF-8).
+    truth: tuple[str, ...]
+    #: PDFium's text of each page of the original.
+    truth_pdfium: tuple[str, ...]
+    pages: tuple[BrokenPage, ...]
+    fonts: tuple[BrokenFont, ...]
+
+    @property
+    def applies(self) -> bool:
+        """At least one glyph reads differently; otherwise the variant is the original's twin."""
+        return any(f.changed for f in self.fonts)
+
+    @property
+    def broken_pages(self) -> tuple[BrokenPage, ...]:
+        return tuple(p for p in self.pages if p.expected is not Verdict.READABLE)
+
+
+# --------------------------------------------------------------------------- truth
+
+
+def poppler_pages(data: bytes) -> tuple[str, ...]:
+    """pdftotext's text of every page (one run, split at form feeds)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from .errors import MissingDependency
+
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        raise MissingDependency("pdftotext (poppler)", "apt-get install poppler-utils")
+    with tempfile.TemporaryDirectory(prefix="textlayer-break-") as tmp:
+        path = Path(tmp) / "in.pdf"
+        path.write_bytes(data)
+        done = subprocess.run([exe, "-enc", "UTF-8", "-q", str(path), "-"],
+                              capture_output=True, check=False, timeout=300)
+    parts = done.stdout.decode("utf-8", errors="replace").split("\f")
+    return tuple(parts[:-1] if parts and parts[-1].strip() == "" else parts)
+
+
+def pdfium_pages(data: bytes) -> tuple[str, ...]:
+    """PDFium's text of every page."""
+    from .readers import pdfium_text_of
+
+    return tuple(pdfium_text_of(data))
+
+
+# --------------------------------------------------------------------------- maps
+
+
+def _cmap_bytes(mapping: Mapping[int, str], width: int) -> bytes:
+    """A ToUnicode CMap with one bfchar per code: the breaker writes any value, even bad ones."""
+    lines = [
+        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+        "/CMapName /TextLayer-Broken def", "/CMapType 2 def",
+        "1 begincodespacerange", f"<{0:0{2 * width}X}> <{(1 << 8 * width) - 1:0{2 * width}X}>",
+        "endcodespacerange",
+    ]
+    items = sorted(mapping.items())
+    for start in range(0, len(items), 100):
+        block = items[start:start + 100]
+        lines.append(f"{len(block)} beginbfchar")
+        for code, text in block:
+            dest = text.encode("utf-16-be", errors="surrogatepass").hex().upper()
+            lines.append(f"<{code:0{2 * width}X}> <{dest}>")
+        lines.append("endbfchar")
+    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end", ""]
+    return "\n".join(lines).encode("ascii")
+
+
+def _move(text: str, offset: int) -> str | None:
+    out = []
+    for ch in text:
+        code = ord(ch) + offset
+        if not 0 < code <= 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None
+        out.append(chr(code))
+    return "".join(out)
+
+
+def _derangement(letters: Sequence[str], seed: int) -> dict[str, str]:
+    """A seeded permutation of the letters moving every one, upper and lower case apart."""
+    mapping: dict[str, str] = {}
+    groups: dict[str, list[str]] = {}
+    for ch in sorted(set(letters)):
+        groups.setdefault(unicodedata.category(ch), []).append(ch)
+    for category, group in sorted(groups.items()):
+        if len(group) < 2:
+            continue
+        rng = random.Random(f"{seed}:{category}:{''.join(group)}")
+        shuffled = group[:]
+        while any(a == b for a, b in zip(group, shuffled, strict=True)):
+            rng.shuffle(shuffled)
+        mapping.update(zip(group, shuffled, strict=True))
+    return mapping
+
+
+def _new_map(breaker: str, current: Mapping[int, str], *, offset: int, seed: int) -> dict[int, str]:
+    """The broken ToUnicode of one font from its current text per code."""
+    if breaker == "shift":
+        moved = {c: _move(t, offset) for c, t in current.items()}
+        return {c: t for c, t in moved.items() if t is not None}
+    if breaker == "scramble":
+        letters = [ch for t in current.values() for ch in t if ch.isalpha()]
+        perm = _derangement(letters, seed)
+        return {c: "".join(perm.get(ch, ch) for ch in t) for c, t in current.items()}
+    if breaker == "pua":
+        return {c: chr(0xE000 + i) for i, c in enumerate(sorted(current))}
+    if breaker == "collapse":
+        return dict.fromkeys(current, "\ufffd")
+    raise AssertionError(breaker)  # pragma: no cover - callers pass a mapped breaker
+
+
+# --------------------------------------------------------------------------- font programs
+
+
+def _drop_tables_raw(data: bytes, tags: set[bytes]) -> bytes:
+    """Remove tables from an sfnt by rewriting its directory (when fontTools cannot read it)."""
+    import struct
+
+    version, count = struct.unpack(">IH", data[:6])
+    entries = [struct.unpack(">4sIII", data[12 + 16 * i: 28 + 16 * i]) for i in range(count)]
+    kept = [e for e in entries if e[0] not in tags]
+    n = len(kept)
+    power = 1 << (n.bit_length() - 1) if n else 0
+    head = struct.pack(">IHHHH", version, n, power * 16, (power.bit_length() - 1) if n else 0,
+                       n * 16 - power * 16)
+    offset = 12 + 16 * n
+    directory, body = [], []
+    for tag, checksum, start, length in kept:
+        chunk = data[start:start + length]
+        directory.append(struct.pack(">4sIII", tag, checksum, offset, length))
+        chunk += b"\0" * (-len(chunk) % 4)
+        body.append(chunk)
+        offset += len(chunk)
+    return head + b"".join(directory) + b"".join(body)
+
+
+def drop_cmap_and_post(data: bytes) -> bytes:
+    """The font program without its Unicode cmap and its glyph names (glyph outlines kept)."""
+    try:
+        from fontTools.ttLib import TTFont
+    except ImportError:  # pragma: no cover - a declared dependency
+        from .errors import MissingDependency
+
+        raise MissingDependency("fontTools", "pip install fonttools") from None
+    try:
+        font = TTFont(io.BytesIO(data), recalcBBoxes=False, recalcTimestamp=False, lazy=True)
+        for tag in ("cmap", "post"):
+            if tag in font:
+                del font[tag]
+        out = io.BytesIO()
+        font.save(out, reorderTables=False)
+        return out.getvalue()
+    except Exception:  # noqa: BLE001 - fontTools raises many kinds on odd subsets
+        return _drop_tables_raw(data, {b"cmap", b"post"})
+
+
+def _sever_program(font: Any, done: set[tuple[int, int]]) -> None:
+    import pikepdf
+
+    desc = font.get("/DescendantFonts")
+    cid = desc[0] if desc is not None and len(desc) else None
+    fd = cid.get("/FontDescriptor") if cid is not None else None
+    if fd is None:
+        return
+    for key in ("/FontFile2", "/FontFile3"):
+        stream = fd.get(key)
+        if not isinstance(stream, pikepdf.Stream):
+            continue
+        if key == "/FontFile3" and stream.get("/Subtype") != pikepdf.Name.OpenType:
+            continue  # a bare CID-keyed CFF has no cmap and no glyph names to drop
+        objgen = tuple(stream.objgen)
+        if objgen in done and objgen != (0, 0):
+            continue
+        done.add((objgen[0], objgen[1]))
+        data = bytes(stream.read_bytes())
+        if data[:4] not in (b"\0\1\0\0", b"true", b"OTTO"):
+            continue
+        new = drop_cmap_and_post(data)
+        stream.write(new)
+        if key == "/FontFile2":
+            stream[pikepdf.Name.Length1] = len(new)
+
+
+# --------------------------------------------------------------------------- breaking
+
+
+def _is_identity(font: Any) -> bool:
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    return (font.get("/Subtype") == pikepdf.Name.Type0 and isinstance(enc, pikepdf.Name)
+            and str(enc) in ("/Identity-H", "/Identity-V"))
+
+
+def _current_map(usage: Any) -> dict[int, str]:
+    """The text each drawn code reads as today, by the font's own route."""
+    from .fonts import analyse_font
+
+    info = analyse_font(usage.font)
+    if info.status.is_bad:
+        return {}
+    out: dict[int, str] = {}
+    for code in usage.codes():
+        text = info.to_unicode(code)
+        if text:
+            out[code] = text
+    return out
+
+
+def _select(usages: list[Any], select: str) -> list[Any]:
+    if select == "all" or not usages:
+        return usages
+    ranked = sorted(usages, key=lambda u: (u.glyphs, u.name, u.key))
+    return [ranked[-1] if select == "main" else ranked[0]]
+
+
+def break_pdf(
+    data: bytes, breaker: str, *, select: str = "all", offset: int = DEFAULT_OFFSET,
+    seed: int = 1, name: str = "<bytes>", truth: Sequence[str] | None = None,
+    truth_pdfium: Sequence[str] | None = None,
+) -> Variant:
+    """A broken copy of ``data`` by ``breaker``, with the truth and the expected verdict per page.
+
+    ``truth``/``truth_pdfium`` may be passed when the caller already extracted
+    the original (several breakers of one file). A variant whose ``applies``
+    is False broke nothing (no font of the document fits the breaker).
+    """
+    import pikepdf
+
+    from .recover import collect_fonts
+
+    spec = BREAKERS.get(breaker)
+    if spec is None:
+        raise UsageError(f"unknown breaker {breaker!r} (choose from {', '.join(BREAKERS)})")
+    if select not in SELECTIONS:
+        raise UsageError(f"select must be one of {', '.join(SELECTIONS)}, not {select!r}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset == 0:
+        raise UsageError(f"offset must be a non-zero whole number, not {offset!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise UsageError(f"seed must be a whole number, not {seed!r}")
+    if not isinstance(data, bytes | bytearray):
+        raise UsageError(f"break_pdf takes the PDF's bytes, not {type(data).__name__}")
+    data = bytes(data)
+    try:
+        pdf = pikepdf.open(io.BytesIO(data))
+    except pikepdf.PasswordError:
+        raise InputError(name, "encrypted PDF") from None
+    except pikepdf.PdfError as exc:
+        raise InputError(name, f"not a readable PDF ({str(exc).splitlines()[0]})") from None
+    with pdf:
+        usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
+        candidates: list[tuple[Any, dict[int, str]]] = []
+        for usage in usages:
+            if spec.needs == "identity":
+                if _is_identity(usage.font):
+                    candidates.append((usage, _current_map(usage)))
+            else:
+                current = _current_map(usage)
+                if current:
+                    candidates.append((usage, current))
+        chosen = {id(u) for u in _select([u for u, _ in candidates], select)}
+        fonts: list[BrokenFont] = []
+        changed_by_page: dict[int, int] = {}
+        done: set[tuple[int, int]] = set()
+        for usage, current in candidates:
+            if id(usage) not in chosen:
+                continue
+            if spec.needs == "identity":
+                new: dict[int, str] = {}
+                if breaker == "sever":
+                    if "/ToUnicode" in usage.font:
+                        del usage.font["/ToUnicode"]
+                    _sever_program(usage.font, done)
+                else:
+                    usage.font[pikepdf.Name.ToUnicode] = pikepdf.Name("/Identity-H")
+            else:
+                new = _new_map(breaker, current, offset=offset, seed=seed)
+                stream = pikepdf.Stream(pdf, _cmap_bytes(new, usage.width))
+                usage.font[pikepdf.Name.ToUnicode] = pdf.make_indirect(stream)
+            changed = {c for c in usage.codes() if new.get(c) != current.get(c)
+                       or spec.needs == "identity"}
+            count = 0
+            for page, runs in usage.pages.items():
+                n = sum(1 for run in runs for c in run if c in changed)
+                changed_by_page[page] = changed_by_page.get(page, 0) + n
+                count += n
+            fonts.append(BrokenFont(usage.name, usage.subtype, usage.glyphs, count))
+        glyphs_by_page: dict[int, int] = {}
+        for usage in usages:
+            for page, runs in usage.pages.items():
+                glyphs_by_page[page] = glyphs_by_page.get(page, 0) + sum(len(r) for r in runs)
+        pages = tuple(
+            BrokenPage(
+                i + 1, glyphs_by_page.get(i, 0), changed_by_page.get(i, 0),
+                spec.verdict if glyphs_by_page.get(i) and
+                changed_by_page.get(i, 0) / glyphs_by_page[i] > BAD_SHARE else Verdict.READABLE,
+            )
+            for i in range(len(pdf.pages))
+        )
+        out = io.BytesIO()
+        with warnings.catch_warnings():  # pikepdf warns about widgets outside /AcroForm: as found
+            warnings.simplefilter("ignore")
+            pdf.save(out, deterministic_id=True, compress_streams=True,
+                     object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+    return Variant(
+        breaker, out.getvalue(),
+        tuple(truth) if truth is not None else poppler_pages(data),
+        tuple(truth_pdfium) if truth_pdfium is not None else pdfium_pages(data),
+        pages, tuple(fonts),
+    )
+
+
+def break_file(
+    source: str | os.PathLike[str], target: str | os.PathLike[str], breaker: str,
+    **options: Any,
+) -> Variant:
+    """Break the PDF at ``source`` into ``target`` (never ``source`` itself); return the variant."""
+    src, dst = Path(source), Path(target)
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise UsageError(f"{dst}: the output would overwrite the input")
+    try:
+        data = src.read_bytes()
+    except OSError as exc:
+        raise InputError(str(src), exc.strerror or "cannot be read") from None
+    variant = break_pdf(data, breaker, name=str(src), **options)
+    dst.write_bytes(variant.pdf)
+    return variant
+
+
+def breakers_for(data: bytes) -> list[str]:
+    """The breakers that change at least one glyph of ``data`` (cheap: no truth extracted)."""
+    out = []
+    for name in BREAKERS:
+        variant = break_pdf(data, name, truth=(), truth_pdfium=())
+        if variant.applies:
+            out.append(name)
+    return out
+
