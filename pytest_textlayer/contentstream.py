@@ -37,6 +37,8 @@ KNOWN = frozenset(
 #: Operators whose operands the walk never reads.
 _NO_OPERANDS = frozenset(b"q Q BT ET T* EMC S s f F f* B B* b b* sh".split())
 
+#: Operators whose operands are numbers only.
+_NUMERIC = frozenset(b"cm Tm Td TD TL Tz Ts Tr".split())
 #: Operators whose operands `instructions` parses.
 _PARSED = WALKED - _NO_OPERANDS
 _BRACKET = re.compile(rb"[\[\]]|<<|>>")
@@ -97,8 +99,10 @@ def instructions(source: Any) -> list[Instruction] | None:
             # operator makes qpdf reject the stream.
             for span in [s for s, op, _ in found if op not in _PARSED and _BRACKET.search(s)]:
                 _parsed(span)
+        # Numbers only: a span that is anything else fails float() and sends the stream to qpdf.
         return [
-            (op, () if op in _NO_OPERANDS else operands(span, op))
+            (op, tuple(map(float, span.split())) if op in _NUMERIC
+             else () if op in _NO_OPERANDS else operands(span, op))
             for span, op, _ in found
             if op in WALKED
         ]
