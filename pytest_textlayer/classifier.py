@@ -307,7 +307,6 @@ def _language(
     number: int = 0,
 ) -> _Decision:
     from .langmodel import judge
-    from .textrepair import find_shift
 
     readable = _Decision(Verdict.READABLE, ("every glyph drawn has a usable route to Unicode",),
                          "fonts")
@@ -328,6 +327,8 @@ def _language(
         if verdict.passes and verdict.lang and trust is not None:
             trust.credit(content, _READS, verdict.lang, number)
         return _Decision(Verdict.READABLE, evidence, "language", score=verdict.score)
+    from .textrepair import find_shift  # only a failed judgement needs the shift search
+
     shift = find_shift(text, model)
     if shift is not None:
         return _Decision(
