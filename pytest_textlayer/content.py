@@ -337,7 +337,12 @@ class _Walker:
             try:
                 if op == b"Tj":
                     if args:
-                        self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
+                        shown = args if len(args) == 1 else (args[-1],)
+                        self.show(shown, state, resources, tm, depth, type3, actual > 0)
+                elif op == b"Td":
+                    tx, ty = float(args[0]), float(args[1])
+                    tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
+                    tm = tlm
                 elif op == b"Tm":
                     if len(args) == 6:
                         a, b, c, d, e, f = map(float, args)
@@ -365,10 +370,9 @@ class _Walker:
                 elif op in (b"BT", b"ET"):
                     if op == b"BT":
                         tm = tlm = IDENTITY
-                elif op == b"Td" or op == b"TD":
+                elif op == b"TD":
                     tx, ty = float(args[0]), float(args[1])
-                    if op == b"TD":
-                        state.leading = -ty
+                    state.leading = -ty
                     tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
                     tm = tlm
                 elif op in (b"'", b'"'):
