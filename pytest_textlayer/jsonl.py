@@ -61,26 +61,29 @@ def load(path: str | os.PathLike[str]) -> dict[FileKey, DocumentReport]:
     """
     done: dict[FileKey, DocumentReport] = {}
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below; read a line at a time
     except FileNotFoundError:
         return done
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot resume from {path}: {exc}") from None
-    lines = text.split("\n")
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    except OSError as exc:
+        raise UsageError(f"cannot resume from {path}: {exc.strerror or exc}") from None
+    with fh:
         try:
-            data = json.loads(line)
-            file = data["file"]
-            key = FileKey(str(file["path"]), int(file["size"]), int(file["mtime_ns"]))
-            report = DocumentReport.from_dict(data)
-        except (ValueError, KeyError, TypeError):
-            if number == len(lines):  # the unfinished last line of an interrupted run
-                continue
-            raise UsageError(f"cannot resume from {path}: line {number} is not a "
-                             "textlayer record") from None
-        done[key] = report
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                    file = data["file"]
+                    key = FileKey(str(file["path"]), int(file["size"]), int(file["mtime_ns"]))
+                    report = DocumentReport.from_dict(data)
+                except (ValueError, KeyError, TypeError):
+                    if not line.endswith("\n"):  # the unfinished last line of a killed run
+                        continue
+                    raise UsageError(f"cannot resume from {path}: line {number} is not a "
+                                     "textlayer record") from None
+                done[key] = report
+        except UnicodeDecodeError:
+            raise UsageError(f"cannot resume from {path}: not UTF-8 text") from None
     return done
 
 
