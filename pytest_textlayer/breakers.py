@@ -20,6 +20,10 @@ breaker             what is rewritten                                          v
 ``tounicode-name``  /ToUnicode is the name /Identity-H (TCPDF ports)            undecodable
 ==================  =========================================================  ===========
 
+``sever`` and ``tounicode-name`` apply to Type0 fonts with an Identity
+encoding whose CIDs are not those of a CJK collection (Adobe-Japan1 CIDs
+keep a route through the collection's UCS2 table, and poppler reads them).
+
 Fonts are chosen generally: every font the breaker applies to (``select="all"``),
 only the one drawing the most glyphs (``"main"``), or the one drawing the
 fewest (``"minor"``, usually a heading or a footer: the 10 % rule decides
@@ -299,12 +303,28 @@ def _sever_program(font: Any, done: set[tuple[int, int]]) -> None:
 # --------------------------------------------------------------------------- breaking
 
 
+#: CID orderings with Adobe's UCS2 tables: without a ToUnicode their text still has a route.
+COLLECTIONS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
+
+
 def _is_identity(font: Any) -> bool:
+    """A Type0 font with an Identity encoding whose CIDs are not those of a CJK collection.
+
+    Severing a ToUnicode loses the text only then: CIDs of Adobe-Japan1 (and
+    the other collections) reach Unicode through the collection's UCS2 table,
+    and poppler reads them back exactly.
+    """
     import pikepdf
 
     enc = font.get("/Encoding")
-    return (font.get("/Subtype") == pikepdf.Name.Type0 and isinstance(enc, pikepdf.Name)
-            and str(enc) in ("/Identity-H", "/Identity-V"))
+    if not (font.get("/Subtype") == pikepdf.Name.Type0 and isinstance(enc, pikepdf.Name)
+            and str(enc) in ("/Identity-H", "/Identity-V")):
+        return False
+    desc = font.get("/DescendantFonts")
+    cid = desc[0] if desc is not None and len(desc) else None
+    info = cid.get("/CIDSystemInfo") if isinstance(cid, pikepdf.Dictionary) else None
+    ordering = info.get("/Ordering") if isinstance(info, pikepdf.Dictionary) else None
+    return str(ordering) not in COLLECTIONS if ordering is not None else True
 
 
 def _current_map(usage: Any) -> dict[int, str]:
