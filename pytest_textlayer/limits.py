@@ -82,10 +82,11 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
                     f"has {count} pages, over the limit of {limits.max_pages} (--max-pages)",
                 )
         if limits.max_stream_bytes is not None:
-            for objgen, size in _oversized_streams(pdf, limits.max_stream_bytes):
+            size = limits.max_stream_bytes
+            for objgen, how in _oversized_streams(pdf, size):
                 raise InputError(
                     source.name,
-                    f"stream {objgen[0]} {objgen[1]} R inflates to more than {size // MIB} MiB, "
+                    f"stream {objgen[0]} {objgen[1]} R {how} {_mib(size)}, "
                     f"over the limit (--max-stream-mb)",
                 )
     finally:
@@ -98,7 +99,7 @@ _UNREAD_SUBTYPES = ("/Image", "/XML")
 _UNREAD_TYPES = ("/EmbeddedFile", "/Metadata", "/XRef", "/ObjStm")
 
 
-def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], int]]:
+def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], str]]:
     import pikepdf
 
     for obj in pdf.objects:
@@ -114,13 +115,13 @@ def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], 
                 names = []
             else:
                 names = [str(filters)]
-            if not names or names[0] not in ("/FlateDecode", "/Fl"):
-                continue
             raw = bytes(obj.read_raw_bytes())
         except Exception:
             continue  # unreadable here is unreadable for the classifier too: it reports it
-        if len(raw) > limit or inflated_size(raw, limit) > limit:
-            yield obj.objgen, limit
+        if len(raw) > limit:  # stored (or encoded) bigger than the limit already
+            yield obj.objgen, "is larger than"
+        elif names and names[0] in ("/FlateDecode", "/Fl") and inflated_size(raw, limit) > limit:
+            yield obj.objgen, "inflates to more than"
 
 
 def inflated_size(raw: bytes, limit: int) -> int:
@@ -140,6 +141,10 @@ def inflated_size(raw: bytes, limit: int) -> int:
     except zlib.error:
         return total  # damaged data stops where qpdf would stop too
     return total
+
+
+def _mib(size: int) -> str:
+    return f"{size // MIB} MiB" if size >= MIB else f"{size} bytes"
 
 
 def _line(exc: BaseException) -> str:

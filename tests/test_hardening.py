@@ -303,3 +303,17 @@ def _descendants(root: int) -> list[int]:
         found.extend(kids)
         todo.extend(kids)
     return found
+
+
+def test_an_uncompressed_stream_over_the_limit_is_refused_too() -> None:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        pdf.pages[0].obj["/Contents"] = pdf.make_stream(b" " * (3 * MIB) + b"BT ET")
+        out = io.BytesIO()
+        pdf.save(out, compress_streams=False)
+    [outcome] = run_guarded([(out.getvalue(), "plain.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=2 * MIB))
+    assert outcome.kind == INPUT
+    assert outcome.report.error is not None
+    assert "is larger than 2 MiB, over the limit (--max-stream-mb)" in outcome.report.error
