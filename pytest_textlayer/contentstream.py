@@ -67,12 +67,16 @@ _NAME_NUMBERS = re.compile(
 )
 _LITERAL = re.compile(rb"[\t\n\x0c\r ]*\(([^()\\\r]*)\)[\t\n\x0c\r ]*")
 _NUMBER = rb"[+-]?+(?:\d++\.?+\d*+|\.\d++)"
-#: A TJ array of simple literal strings and numbers (what pdfTeX and most producers write).
+_HEX = rb"<[0-9A-Fa-f\x00\t\n\x0c\r ]*+>"
+#: A TJ array of simple literal strings, hex strings and numbers (what most producers write).
 _PLAIN_ARRAY = re.compile(
-    rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _NUMBER + rb"))*+"
-    rb"[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
+    rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _HEX + rb"|" + _NUMBER
+    + rb"))*+[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
 )
-_ARRAY_ITEM = re.compile(rb"(\([^()\\\r]*\))|(" + _NUMBER + rb")")
+_ARRAY_ITEM = re.compile(rb"(\([^()\\\r]*\))|(" + _HEX + rb")|(" + _NUMBER + rb")")
+#: One hex string (Type0 fonts show their two-byte codes this way).
+_HEX_STRING = re.compile(rb"[\t\n\x0c\r ]*+(" + _HEX + rb")[\t\n\x0c\r ]*+")
+_HEX_SPACE = b"\x00\t\n\x0c\r <>"
 _MEMO_LIMIT = 4096
 _memo: dict[bytes, tuple[Any, ...]] = {}
 _second = itemgetter(1)
@@ -136,9 +140,12 @@ def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
         literal = _LITERAL.fullmatch(span)
         if literal is not None:
             return (literal.group(1),)
+        hexed = _HEX_STRING.fullmatch(span)
+        if hexed is not None:
+            return (_unhex(hexed.group(1)),)
     elif op == b"TJ" and _PLAIN_ARRAY.fullmatch(span):
-        return ([float(number) if number else string[1:-1]
-                 for string, number in _ARRAY_ITEM.findall(span)],)
+        return ([float(number) if number else _unhex(hexed) if hexed else string[1:-1]
+                 for string, hexed, number in _ARRAY_ITEM.findall(span)],)
     found = _memo.get(span)
     if found is not None:
         return found
@@ -157,6 +164,12 @@ def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
             _memo.clear()
         _memo[span] = found
     return found
+
+
+def _unhex(token: bytes) -> bytes:
+    """A hex string's bytes (`<...>` with its delimiters); an odd last digit is followed by 0."""
+    digits = token.translate(None, _HEX_SPACE)
+    return bytes.fromhex((digits + b"0" if len(digits) % 2 else digits).decode("ascii"))
 
 
 def _parsed(span: bytes) -> tuple[Any, ...]:
