@@ -192,7 +192,8 @@ def from_pikepdf(parsed: Any) -> list[Instruction]:
             out.append((b"BI", inst.iimage))
         else:
             op = str(inst.operator).encode("latin-1")
-            out.append((op, tuple(native(x) for x in inst.operands)))
+            args = () if op in _NO_OPERANDS else tuple(map(native, inst.operands))
+            out.append((op, args))
     return out
 
 
@@ -200,6 +201,8 @@ def native(obj: Any) -> Any:
     """A pikepdf operand as a plain value (see the module docstring)."""
     import pikepdf
 
+    if isinstance(obj, (int, float, bool)) or obj is None:
+        return obj
     if isinstance(obj, pikepdf.String):
         return bytes(obj)
     if isinstance(obj, pikepdf.Name):
