@@ -92,6 +92,9 @@ class BrokenFont:
     subtype: str
     glyphs: int
     changed: int
+    #: What the broken font's embedded program still holds to map its glyphs from, after the
+    #: break: "cmap" (a Unicode subtable), "post" (glyph names), "charset" (CFF names) or None.
+    program: str | None = None
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,47 @@ def _sever_program(font: Any, done: set[tuple[int, int]]) -> None:
             stream[pikepdf.Name.Length1] = len(new)
 
 
+def program_route(font: Any) -> str | None:
+    """What the font's embedded program holds that a repair can read text from, if anything."""
+    import pikepdf
+
+    if font.get("/Subtype") == pikepdf.Name.Type0:
+        desc = font.get("/DescendantFonts")
+        font = desc[0] if desc is not None and len(desc) else None
+        if font is None:
+            return None
+    fd = font.get("/FontDescriptor")
+    if not isinstance(fd, pikepdf.Dictionary):
+        return None
+    ff3 = fd.get("/FontFile3")
+    if isinstance(ff3, pikepdf.Stream) and ff3.get("/Subtype") == pikepdf.Name.Type1C:
+        return "charset"  # a simple CFF font names its glyphs
+    stream = fd.get("/FontFile2")
+    if stream is None and isinstance(ff3, pikepdf.Stream) \
+            and ff3.get("/Subtype") == pikepdf.Name.OpenType:
+        stream = ff3
+    if not isinstance(stream, pikepdf.Stream):
+        return None
+    import logging
+
+    log = logging.getLogger("fontTools")
+    level = log.level
+    log.setLevel(logging.CRITICAL)  # sloppy subsets make fontTools chatty ("extra bytes in post")
+    try:
+        from fontTools.ttLib import TTFont
+
+        tt = TTFont(io.BytesIO(bytes(stream.read_bytes())), lazy=True)
+        if "cmap" in tt and any(t.isUnicode() for t in tt["cmap"].tables):
+            return "cmap"
+        if "post" in tt and tt["post"].formatType == 2:
+            return "post"
+    except Exception:  # noqa: BLE001 - a program fontTools cannot read holds nothing usable
+        return None
+    finally:
+        log.setLevel(level)
+    return None
+
+
 # --------------------------------------------------------------------------- breaking
 
 
@@ -419,7 +463,8 @@ def break_pdf(
                 n = sum(1 for run in runs for c in run if c in changed)
                 changed_by_page[page] = changed_by_page.get(page, 0) + n
                 count += n
-            fonts.append(BrokenFont(usage.name, usage.subtype, usage.glyphs, count))
+            fonts.append(BrokenFont(usage.name, usage.subtype, usage.glyphs, count,
+                                    program_route(usage.font)))
         glyphs_by_page: dict[int, int] = {}
         for usage in usages:
             for page, runs in usage.pages.items():
