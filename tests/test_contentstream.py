@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from pytest_textlayer.content import OPERATORS
 from pytest_textlayer.contentstream import WALKED, from_pikepdf, instructions
 
-
 _PDF = pikepdf.new()  # streams live as long as their Pdf
 
 
@@ -42,7 +41,7 @@ def agree(data: bytes) -> bool:
     slow = by_qpdf(data)
     assert slow is not None, f"qpdf cannot parse what the fast route accepted: {data!r}"
     assert [op for op, _ in fast] == [op for op, _ in slow], data
-    for (op, a), (_, b) in zip(fast, slow):
+    for (op, a), (_, b) in zip(fast, slow, strict=True):
         if op in (b"q", b"Q", b"BT", b"ET", b"T*", b"EMC") or op in (b"S", b"f", b"B", b"sh"):
             continue  # operands the walk never reads
         assert list(a) == list(b), (op, a, b, data)
