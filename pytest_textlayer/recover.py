@@ -224,6 +224,8 @@ class Recovery:
     covered: int
     glyphs: int
     detail: str = ""
+    #: For ocr-glyphs: every reading of every code, voted or not (evidence against a map).
+    readings: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float:
@@ -1315,12 +1317,14 @@ def from_glyphs(
     out: dict[tuple[int, int], Recovery] = {}
     for usage in wanted:
         mapping = vote(readings[usage.key], usage.codes())
-        if mapping:
+        seen = {c: tuple(t for t, _ in r) for c, r in readings[usage.key].items()}
+        if mapping or seen:
             out[usage.key] = Recovery(
                 mapping,
                 "ocr-glyphs",
                 coverage(usage, mapping),
                 usage.glyphs,
                 f"Tesseract ({lang}) read {len(mapping)} of {len(usage.codes())} codes",
+                seen,
             )
     return out

@@ -427,6 +427,39 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
             plan.add(shifted)
 
 
+#: Readings of a font's mapped letters that must disagree with its map to condemn it.
+CONTRADICTION = 0.25
+#: Fewest readings of mapped letters that such a judgement is made on.
+MIN_CONTRADICTION_READINGS = 20
+
+
+def _contradiction(plan: _Plan, found: Any) -> float | None:
+    """Share of OCR readings of the font's mapped letters that read as another letter.
+
+    A font whose declared map OCR contradicts draws the same code with two
+    shapes, or its map is simply wrong for codes that look fine (letters
+    named one thing, drawn as another): no ToUnicode can describe it, so its
+    pages need whole-page OCR. None when there is no such evidence.
+    """
+    spec = _spec_text(plan)
+    agree = disagree = 0
+    for code, readings in found.readings.items():
+        text = spec.get(code)
+        if code in plan.mapping or text is None or len(text) != 1 or not text.isalpha():
+            continue
+        for reading in readings:
+            if len(reading) != 1 or not reading.isalpha():
+                continue
+            if _base(reading) == _base(text):
+                agree += 1
+            else:
+                disagree += 1
+    total = agree + disagree
+    if total < MIN_CONTRADICTION_READINGS or disagree / total <= CONTRADICTION:
+        return None
+    return disagree / total
+
+
 def _width(plan: _Plan) -> int:
     if plan.info is not None:
         widths = {r[0] for r in plan.info.code_ranges}
@@ -634,6 +667,8 @@ def _repair_open(
         _recover(plan, model, model_lang, bool(bad_before & set(plan.usage.pages)))
     ocr_desc: str | None = None
     tess_lang: str | None = None
+    #: Pages drawn by a font whose own map the glyphs contradict: no ToUnicode can fix those.
+    contradicted: set[int] = set()
     open_plans = [p for p in plans if p.missing() or p.unverified]
     if open_plans and ocr != "never":
         try:
@@ -650,6 +685,13 @@ def _repair_open(
                 if plan.usage.key in found:
                     plan.correct(found[plan.usage.key])
                     plan.add(found[plan.usage.key])
+                    share = _contradiction(plan, found[plan.usage.key])
+                    if share is not None:
+                        contradicted.update(plan.usage.pages)
+                        notes.append(
+                            f"font {plan.usage.name}: OCR reads {share:.0%} of its mapped letters"
+                            " as other letters; its pages are OCR'd whole"
+                        )
         except MissingOCR:
             if ocr == "force":
                 raise
@@ -683,7 +725,7 @@ def _repair_open(
     todo: dict[int, str] = {}
     for page in middle.pages:
         index = page.number - 1
-        forced = ocr == "force" and index in bad_before
+        forced = (ocr == "force" and index in bad_before) or index in contradicted
         needed = not page.ok and ocr != "never" and page.verdict is not Verdict.BLANK
         if forced or needed:
             todo[index] = "plain" if page.verdict is Verdict.ABSENT else "force"
