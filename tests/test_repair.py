@@ -261,3 +261,32 @@ def test_never_mode_runs_without_tesseract(tmp_path: Path, monkeypatch: pytest.M
     finally:
         ocr._probe.cache_clear()
     assert report.written and not report.ok and report.ocr is None
+
+
+def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
+    """A map that reads as language but names the glyphs wrongly is caught by OCR's readings."""
+    import pikepdf
+
+    from pytest_textlayer import fonts, recover
+    from pytest_textlayer.repair import _contradiction, _Plan
+    from pytest_textlayer.tounicode_writer import attach
+
+    text = "the quick brown fox jumps over the lazy dog again and again"
+    pdf = pikepdf.open(io.BytesIO(severed_pdf([text], order="first-use", keep="cmap")))
+    [usage] = recover.collect_fonts(pdf).values()
+    truth = recover.from_program(usage)
+    assert truth is not None
+    attach(pdf, usage.font, truth.mapping)
+    plan = _Plan(usage, fonts.analyse_font(usage.font), set())
+    letters = {c: t for c, t in truth.mapping.items() if t.isalpha()}
+
+    def found(readings: dict[int, tuple[str, ...]]) -> recover.Recovery:
+        return recover.Recovery({}, "ocr-glyphs", 0, usage.glyphs, "", readings)
+
+    agreeing = {c: (t,) * 3 for c, t in letters.items()}
+    assert _contradiction(plan, found(agreeing)) is None
+    shifted = {c: (chr(ord(t) + 1),) * 3 for c, t in letters.items()}
+    share = _contradiction(plan, found(shifted))
+    assert share is not None and share > 0.9
+    few = dict(list(shifted.items())[:3])
+    assert _contradiction(plan, found(few)) is None  # too little evidence to condemn
