@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
@@ -38,11 +39,19 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
         path = Path(pdf)
         label = name or str(pdf)
         try:
-            size = path.stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise InputError(label, f"file is {size} bytes, over the {MAX_INPUT_BYTES} limit")
-            with path.open("rb") as fh:
-                data = fh.read()
+            info = path.stat()
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(info.st_mode):  # a pipe or a device would block or never end
+                raise InputError(label, "not a regular file")
+            if info.st_size > MAX_INPUT_BYTES:
+                raise InputError(label, f"file is {info.st_size} bytes, "
+                                        f"over the {MAX_INPUT_BYTES} limit")
+            with path.open("rb") as fh:  # read-only, once: inputs are never written
+                # read(n) allocates n bytes first: ask for the size stat gave, not the limit
+                data = fh.read(info.st_size)
+                if fh.read(1):
+                    raise InputError(label, "file is growing while it is read")
         except IsADirectoryError:
             raise InputError(label, "is a directory, not a PDF") from None
         except FileNotFoundError:

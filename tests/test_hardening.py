@@ -317,3 +317,18 @@ def test_an_uncompressed_stream_over_the_limit_is_refused_too() -> None:
     assert outcome.kind == INPUT
     assert outcome.report.error is not None
     assert "is larger than 2 MiB, over the limit (--max-stream-mb)" in outcome.report.error
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_pipes_and_devices_are_refused_not_read_forever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    good = generate("readable").write(tmp_path / "good.pdf")
+    start = time.monotonic()
+    assert main(["check", "--json", str(fifo), os.devnull, str(good)]) == 2
+    assert time.monotonic() - start < 30
+    pipe, device, fine = json.loads(capsys.readouterr().out)["documents"]
+    assert pipe["error"] == device["error"] == "not a regular file"
+    assert fine["ok"] is True
