@@ -357,36 +357,45 @@ class FontTrust:
     The language rung judges the text a page's fonts give through their
     declared maps. A font's map is the same on every page, so once the text
     of pages a font dominates has read as language (or as no language, with
-    no shift that repairs it) on enough glyphs, a later page drawn only by
-    such fonts would be judged on text made by the very same maps: it takes
-    the same outcome without judging it again. Each page still gets its own
-    verdict from its own static facts and reader signals; only the language
-    judgement (and the shift search after a failed one) is reused, and the
-    evidence says so.
+    no shift that repairs it) on enough glyphs, a later page drawn by the
+    same maps takes the same outcome without judging it again. Each page
+    still gets its own verdict from its own static facts and reader signals;
+    only the language judgement (and the shift search after a failed one) is
+    reused, and the evidence says so.
+
+    Fonts that draw a minority of a page (bold words, a symbol font) prove
+    nothing on their own; they ride along only within what judged pages
+    showed: a later page may reuse the outcome when its majority is drawn by
+    fonts that earned it, and each minority font draws no larger a share of
+    it than on some judged page with that outcome (seen on two pages at
+    least).
 
     A page is judged afresh when anything on it could read differently from
-    the pages that earned the outcome: a font without one (a font that only
-    ever drew a minority of a page proved nothing on its own), fonts with
-    different outcomes, any glyph without a usable route, invisible text (an
-    OCR layer, whose quality varies page by page), ActualText (text that
-    replaces the fonts'), or text we could not decode ourselves.
+    the pages that earned the outcome: a font outside those bounds, fonts
+    with different outcomes, any glyph without a usable route, invisible
+    text (an OCR layer, whose quality varies page by page), ActualText (text
+    that replaces the fonts'), or text we could not decode ourselves.
     """
 
     #: Glyphs a font must have drawn on pages it dominated that had the outcome...
     MIN_GLYPHS = 2 * LANGUAGE_SAMPLE
-    #: ... over at least this many such pages.
+    #: ... over at least this many such pages (minority fonts: pages they were seen on).
     MIN_PAGES = 2
 
     def __init__(self) -> None:
         # font -> outcome -> [glyphs, pages, details (languages or reasons), last page]
         self._seen: dict[Any, dict[str, list[Any]]] = {}
+        # font -> outcome -> [pages, largest share of a page's glyphs, last page]
+        self._minor: dict[Any, dict[str, list[Any]]] = {}
 
     def credit(self, content: PageContent, outcome: str, detail: str, number: int) -> None:
-        """Credit the fonts that drew most of a page with this language outcome."""
+        """Record the fonts of a page whose judged text had this language outcome."""
         if not self._eligible(content):
             return
         coded = sum(use.coded for use in content.fonts)
         for use in content.fonts:
+            if not use.coded:
+                continue
             if use.coded * 2 > coded:
                 entry = self._seen.setdefault(use.font, {}).setdefault(
                     outcome, [0, 0, set(), 0])
@@ -395,27 +404,44 @@ class FontTrust:
                 if len(entry[2]) < 4:
                     entry[2].add(detail)
                 entry[3] = number
+            else:
+                minor = self._minor.setdefault(use.font, {}).setdefault(outcome, [0, 0.0, 0])
+                minor[0] += 1
+                minor[1] = max(minor[1], use.coded / coded)
+                minor[2] = number
 
     def vouch(self, content: PageContent) -> tuple[str, str] | None:
-        """(outcome, evidence line) when every font of the page earned the same one, else None."""
+        """(outcome, evidence line) when the page's fonts earned one outcome, else None."""
         if not self._eligible(content):
             return None
+        coded = sum(use.coded for use in content.fonts)
         outcomes: set[str] = set()
         details: set[str] = set()
         last = 0
+        riding = 0  # glyphs of minority fonts
         for use in content.fonts:
             if not use.glyphs:
                 continue
-            seen = self._seen.get(use.font)
-            if seen is None or len(seen) != 1:
-                return None  # never dominated a judged page, or read both ways
-            (outcome, entry), = seen.items()
-            if entry[0] < self.MIN_GLYPHS or entry[1] < self.MIN_PAGES:
+            for table in (self._seen, self._minor):
+                if len(table.get(use.font, {})) > 1:
+                    return None  # read both ways on some pages
+            seen = self._seen.get(use.font, {})
+            entry = next(iter(seen.values()), None)
+            if (entry is not None and entry[0] >= self.MIN_GLYPHS
+                    and entry[1] >= self.MIN_PAGES and use.coded * 2 > coded):
+                outcomes |= set(seen)
+                details |= entry[2]
+                last = max(last, entry[3])
+                continue
+            minor_seen = self._minor.get(use.font, {})
+            minor = next(iter(minor_seen.values()), None)
+            if (minor is None or minor[0] < self.MIN_PAGES or not coded
+                    or use.coded / coded > minor[1]):
                 return None
-            outcomes.add(outcome)
-            details |= entry[2]
-            last = max(last, entry[3])
-        if len(outcomes) != 1:
+            outcomes |= set(minor_seen)
+            last = max(last, minor[2])
+            riding += use.coded
+        if len(outcomes) != 1 or not details or riding * 2 >= coded:
             return None
         outcome = outcomes.pop()
         said = "/".join(sorted(details))

@@ -23,7 +23,9 @@ PROSE = (
 REUSED = "not judged again"
 
 
-def prose_pdf(pages: int, *, invisible_on: int = 0, other_font_on: int = 0) -> bytes:
+def prose_pdf(pages: int, *, invisible_on: int = 0, other_font_on: int = 0,
+              bold_lines: dict[int, int] | None = None) -> bytes:
+    """Pages of Helvetica prose; `bold_lines` maps a page to how many lines are in bold."""
     from reportlab.pdfgen import canvas
 
     out = io.BytesIO()
@@ -33,7 +35,10 @@ def prose_pdf(pages: int, *, invisible_on: int = 0, other_font_on: int = 0) -> b
         text.setFont("Courier" if n == other_font_on else "Helvetica", 9)
         if n == invisible_on:
             text.setTextRenderMode(3)
+        bold = (bold_lines or {}).get(n, 0)
         for line in range(45):
+            text.setFont("Helvetica-Bold" if line < bold else
+                         "Courier" if n == other_font_on else "Helvetica", 9)
             text.textLine((PROSE * 2)[line % 40:line % 40 + 95])
         c.drawText(text)
         c.showPage()
@@ -100,3 +105,13 @@ def test_a_font_with_both_outcomes_is_never_vouched_for() -> None:
     assert trust.vouch(page) is not None
     trust.credit(page, "no language", "no pairs", 4)
     assert trust.vouch(page) is None
+
+
+def test_minority_fonts_ride_along_within_the_share_judged_pages_showed() -> None:
+    bold = {n: 2 for n in range(1, 9)}
+    bold[7] = 20  # far more bold than any judged page had
+    data = prose_pdf(8, bold_lines=bold)
+    report = classify(data)
+    reused = {p.number for p in report.pages if any(REUSED in e for e in p.evidence)}
+    assert 8 in reused and 7 not in reused
+    assert [p.verdict for p in report.pages] == [alone(data, n) for n in range(1, 9)]
