@@ -109,15 +109,7 @@ class FontInfo:
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
         """The character codes of one shown string, read through the font's codespace."""
-        ranges = self.code_ranges
-        if len(ranges) == 1:
-            width = ranges[0][0]
-            if width == 1:
-                return list(data)
-            if width == 2:
-                n = len(data) // 2
-                return [data[2 * i] << 8 | data[2 * i + 1] for i in range(n)]
-        return _split_mixed(data, ranges)
+        return split_codes(data, self.code_ranges)
 
     def is_bad_code(self, code: int) -> bool:
         """True when this code has no usable route to Unicode."""
@@ -215,6 +207,18 @@ class FontInfo:
             if names:
                 problem += f" (e.g. {', '.join(names[:3])})"
         return status, route, problem
+
+
+def split_codes(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[int]:
+    """The character codes of one shown string, read through the codespace `ranges`."""
+    if len(ranges) == 1:
+        width = ranges[0][0]
+        if width == 1:
+            return list(data)
+        if width == 2:
+            n = len(data) // 2
+            return [data[2 * i] << 8 | data[2 * i + 1] for i in range(n)]
+    return _split_mixed(data, ranges)
 
 
 def _split_mixed(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[int]:

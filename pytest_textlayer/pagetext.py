@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .fonts import ONE_BYTE, FontInfo
+from .fonts import ONE_BYTE, FontInfo, split_codes
 
 #: Characters collected per page; the language rung reads fewer than this.
 TEXT_BUDGET = 6000
@@ -104,10 +104,14 @@ def builtin_symbol_text(info: FontInfo) -> dict[int, str]:
 
 
 def _decoder(info: FontInfo) -> Callable[[bytes], str]:
-    """The cheapest exact decoding for the font (codes without a value stay as that character)."""
+    """The cheapest exact decoding for the font (codes without a value stay as that character).
+
+    The decoder holds the font's tables, never the font: it is the value of a
+    weak dictionary keyed by the font, which must be free to die.
+    """
     ranges = info.code_ranges
     if info.codes_are_utf16:
-        return functools.partial(_split_decode, info)
+        return functools.partial(_codes_text, ranges, None)
     table = _table(info)
     if ranges == ONE_BYTE:
         if not table:
@@ -117,11 +121,7 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
             # C charmap decoding: one character per byte, as translate would give.
             chars = "".join(one.get(code, chr(code)) for code in range(256))
             return functools.partial(_charmap, chars)
-        return lambda raw: raw.decode("latin-1").translate(table)
-    if len(ranges) == 1 and ranges[0][0] == 2:
-        return lambda raw: raw[: len(raw) // 2 * 2].decode(
-            "utf-16-be", errors="surrogatepass").translate(table)
-    return lambda raw: "".join(map(chr, info.split_codes(raw))).translate(table)
+    return functools.partial(_codes_text, ranges, table)
 
 
 def _latin1(raw: bytes) -> str:
@@ -132,13 +132,17 @@ def _charmap(chars: str, raw: bytes) -> str:
     return codecs.charmap_decode(raw, "strict", chars)[0]
 
 
-def _split_decode(info: FontInfo, raw: bytes) -> str:
-    ranges = info.code_ranges
+def _codes_text(
+    ranges: tuple[tuple[int, int, int], ...], table: dict[int, str] | None, raw: bytes
+) -> str:
+    """Codes read through the codespace, each as the character with its number, then mapped."""
     if ranges == ONE_BYTE:
-        return raw.decode("latin-1")
-    if len(ranges) == 1 and ranges[0][0] == 2:
-        return raw[: len(raw) // 2 * 2].decode("utf-16-be", errors="surrogatepass")
-    return "".join(map(chr, info.split_codes(raw)))
+        chars = raw.decode("latin-1")
+    elif len(ranges) == 1 and ranges[0][0] == 2:
+        chars = raw[: len(raw) // 2 * 2].decode("utf-16-be", errors="surrogatepass")
+    else:
+        chars = "".join(map(chr, split_codes(raw, ranges)))
+    return chars if table is None else chars.translate(table)
 
 
 def mean_width(font: Any) -> float:

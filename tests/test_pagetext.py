@@ -237,3 +237,29 @@ def test_generated_fixtures_give_the_text_a_standard_reader_extracts(family: str
     truth = fixture.pages[0].extracted
     assert truth is not None and page.text_complete
     assert " ".join(page.text.split()) == " ".join(truth.split())
+
+
+def test_a_fonts_text_record_does_not_keep_the_font_alive() -> None:
+    """Long runs over many files must not keep every font (and its PDF objects) in memory."""
+    import gc
+    import weakref
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("HeiseiMin-W3"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out)
+    c.setFont("HeiseiMin-W3", 12)
+    c.drawString(72, 700, "日本語")
+    c.setFont("Helvetica", 12)
+    c.drawString(72, 600, "Latin")
+    c.save()
+    with pikepdf.open(io.BytesIO(out.getvalue())) as pdf:
+        page = scan_page(pdf, 0, {})
+    fonts = [weakref.ref(use.font) for use in page.fonts]
+    assert len(fonts) == 2 and page.text == "日本語\nLatin"
+    del page
+    gc.collect()
+    assert [ref() for ref in fonts] == [None, None]
