@@ -58,12 +58,12 @@ def test_every_attack_ends_in_a_report_or_one_line(seeds: dict[str, bytes],
 
 
 def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -> None:
-    """A 1,200-page document against a 1 s limit: its own one-line error, exit 2, others checked."""
+    """A 2,500-page document (half a minute) against a 1 s limit: one line, the rest checked."""
     import pikepdf
 
     big = tmp_path / "big.pdf"
     with pikepdf.open(io.BytesIO(generate("differences-unnamed").pdf)) as pdf:
-        for _ in range(1200):
+        for _ in range(2500):
             pdf.pages.append(pdf.pages[0])
         pdf.save(big)
     good = generate("readable").write(tmp_path / "good.pdf")
@@ -76,7 +76,7 @@ def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -
     assert done.returncode == 2
     assert slow["error"] == "took longer than the limit of 1 s (--timeout)"
     assert fine["ok"] is True
-    assert elapsed < 15
+    assert elapsed < 20  # generous for a loaded CI machine; unlimited, this takes 30 s or more
     assert done.stderr == ""
 
 
