@@ -17,12 +17,12 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from .assertion import assert_text_layer_readable
     from .classifier import classify
-    from .repair import repair
+    from .repairer import repair
     from .textrepair import repair_text
 
 _LAZY = {
     "classify": "classifier",
-    "repair": "repair",
+    "repair": "repairer",
     "repair_text": "textrepair",
     "assert_text_layer_readable": "assertion",
 }

@@ -354,7 +354,7 @@ def _summary_line(reports: Sequence[DocumentReport]) -> str:
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from .repair import repair
+    from .repairer import repair
 
     report = repair(args.input, args.output, ocr=args.ocr, lang=args.lang)
     if args.json:

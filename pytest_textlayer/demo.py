@@ -70,7 +70,7 @@ def _repair_all(directory: Path, out: TextIO) -> bool:
     from .classifier import classify
     from .errors import MissingOCR
     from .readers import poppler_text
-    from .repair import repair
+    from .repairer import repair
 
     target = directory / "repaired"
     target.mkdir(exist_ok=True)

@@ -15,7 +15,7 @@ CORE_MODULES = [
     "pytest_textlayer.generators",
     "pytest_textlayer.langmodel",
     "pytest_textlayer.textrepair",
-    "pytest_textlayer.repair",
+    "pytest_textlayer.repairer",
 ]
 
 
@@ -38,6 +38,20 @@ def test_package_import_is_cheap() -> None:
         "heavy = {'pikepdf', 'pypdfium2', 'fontTools', 'reportlab', 'ocrmypdf', 'pypdf'}\n"
         "loaded = sorted(heavy & set(sys.modules))\n"
         "assert not loaded, loaded\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_public_functions_stay_functions_once_their_modules_load() -> None:
+    """A submodule named like an exported function would replace it on import."""
+    code = (
+        "import pytest_textlayer.cli, pytest_textlayer.classifier, pytest_textlayer.repairer\n"
+        "import pytest_textlayer.assertion, pytest_textlayer.textrepair\n"
+        "import pytest_textlayer as t, types\n"
+        "for name in ('classify', 'repair', 'repair_text', 'assert_text_layer_readable'):\n"
+        "    assert not isinstance(getattr(t, name), types.ModuleType), name\n"
+        "    assert callable(getattr(t, name)), name\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -378,7 +378,7 @@ def test_bad_arguments_are_one_line_usage_errors(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def repaired(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, object]]:
-    from pytest_textlayer.repair import repair
+    from pytest_textlayer.repairer import repair
 
     root = tmp_path_factory.mktemp("repair")
     src = root / "in.pdf"
@@ -389,7 +389,7 @@ def repaired(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, o
 def test_repair_shows_before_and_after_pictures_and_texts(
     repaired: tuple[Path, object]
 ) -> None:
-    from pytest_textlayer.repair import RepairReport
+    from pytest_textlayer.repairer import RepairReport
 
     root, rep = repaired
     assert isinstance(rep, RepairReport)

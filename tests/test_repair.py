@@ -18,7 +18,7 @@ from test_repair_pdfs import DEJAVU, healthy_pdf, severed_pdf
 
 from pytest_textlayer.errors import ExitCode, InputError, UsageError
 from pytest_textlayer.model import Verdict
-from pytest_textlayer.repair import repair
+from pytest_textlayer.repairer import repair
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -268,7 +268,7 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
     import pikepdf
 
     from pytest_textlayer import fonts, recover
-    from pytest_textlayer.repair import _contradiction, _Plan
+    from pytest_textlayer.repairer import _contradiction, _Plan
     from pytest_textlayer.tounicode_writer import attach
 
     text = "the quick brown fox jumps over the lazy dog again and again"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pytest_textlayer.model import Verdict
-from pytest_textlayer.repair import repair
+from pytest_textlayer.repairer import repair
 
 generators = pytest.importorskip("pytest_textlayer.generators")
 

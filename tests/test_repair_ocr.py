@@ -14,7 +14,7 @@ from test_repair_pdfs import DEJAVU, healthy_pdf, image_page_pdf, severed_pdf
 from pytest_textlayer import ocr
 from pytest_textlayer.errors import ExitCode, MissingOCR
 from pytest_textlayer.model import Verdict
-from pytest_textlayer.repair import repair
+from pytest_textlayer.repairer import repair
 
 
 def _has_langs(*langs: str) -> bool:
@@ -170,7 +170,7 @@ def test_probe_reports_version_and_languages() -> None:
 
 
 def test_detected_language_without_its_pack_stands_in_within_its_script() -> None:
-    from pytest_textlayer.repair import _installed_or_fallback
+    from pytest_textlayer.repairer import _installed_or_fallback
 
     installed = frozenset({"eng", "fra", "rus", "osd"})
     assert _installed_or_fallback("fra", installed) == ("fra", None)

@@ -9,7 +9,7 @@ import pytest
 from _paths import REAL_CORPUS
 
 from pytest_textlayer.model import Verdict
-from pytest_textlayer.repair import repair
+from pytest_textlayer.repairer import repair
 
 CORPUS = REAL_CORPUS
 
