@@ -151,14 +151,27 @@ def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Lim
 def _context() -> Any:
     """``fork`` where there is one: no re-import of the caller's main module, instant start.
 
-    The parent only orchestrates (it opens no PDF), so a forked worker
-    inherits the imported readers and nothing half-done.
+    The parent only orchestrates (it opens no document), so a forked worker
+    inherits the imported readers and nothing half-done. The readers' shared
+    libraries are loaded here, before any fork: a worker under its memory
+    cap could otherwise fail to map PDFium's library on first use.
     """
     if "fork" in multiprocessing.get_all_start_methods():
-        from . import classifier, content  # noqa: F401 - imported once, shared by every fork
-
+        _preload()
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")  # pragma: no cover - Windows, macOS defaults
+
+
+def _preload() -> None:
+    import contextlib
+    import importlib
+
+    # pypdfium2.raw maps libpdfium; the classifier modules import the rest lazily.
+    for name in ("pikepdf", "pypdfium2", "pypdfium2.raw", "fontTools.ttLib",
+                 "pytest_textlayer.classifier", "pytest_textlayer.content",
+                 "pytest_textlayer.readers"):
+        with contextlib.suppress(ImportError):  # a missing one is reported when a file needs it
+            importlib.import_module(name)
 
 
 class _Worker:
