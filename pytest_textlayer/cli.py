@@ -83,7 +83,16 @@ def _add_check(sub: Any) -> None:
                    help="skip files already in this JSON Lines file (same path, size and mtime) "
                         "and append the rest to it unless --jsonl names another file")
     _add_check_settings(p)
+    _add_html(p)
     _add_limits(p)
+
+
+def _add_html(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--html", metavar="DIR",
+                   help="also write a self-contained HTML report (DIR/index.html): each bad page "
+                        "drawn with its glyphs coloured by their route to Unicode")
+    p.add_argument("--html-max-pages", type=int, default=20, metavar="N",
+                   help="draw at most N bad pages in the HTML report (default 20)")
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
@@ -109,6 +118,7 @@ def _add_repair(sub: Any) -> None:
                    help="OCR pages that cannot be repaired otherwise (default auto)")
     p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
     p.add_argument("--json", action="store_true", help="print the repair report as JSON")
+    _add_html(p)
 
 
 def _add_generate(sub: Any) -> None:
@@ -305,6 +315,8 @@ def run_check(args: argparse.Namespace) -> int:
         if sink is not None:
             sink.close()
     reports = [earlier[p] if p in earlier else fresh[p] for p in paths]
+    if args.html:
+        _write_html(args, reports=reports)
     if args.json:
         json.dump({"documents": [r.to_dict() for r in reports]}, sys.stdout, ensure_ascii=False,
                   indent=1)
@@ -357,6 +369,8 @@ def run_repair(args: argparse.Namespace) -> int:
     from .repairer import repair
 
     report = repair(args.input, args.output, ocr=args.ocr, lang=args.lang)
+    if args.html:
+        _write_html(args, repairs=[report])
     if args.json:
         json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -364,6 +378,23 @@ def run_repair(args: argparse.Namespace) -> int:
         for line in report.render_lines():
             print(line)
     return int(ExitCode.OK if report.ok else ExitCode.BAD_PAGES)
+
+
+def _write_html(
+    args: argparse.Namespace, *, reports: Sequence[DocumentReport] = (),
+    repairs: Sequence[Any] = (),
+) -> None:
+    from .html_report import write_html
+
+    if args.html_max_pages < 0:
+        raise UsageError(f"--html-max-pages must not be negative, not {args.html_max_pages}")
+    try:
+        index = write_html(reports, args.html, max_pages=args.html_max_pages,
+                           repairs=repairs or None)
+    except OSError as exc:
+        raise UsageError(f"{args.html}: cannot write the HTML report ({exc.strerror or exc})") \
+            from None
+    _note(f"HTML report: {index}")
 
 
 # generate ------------------------------------------------------------------

@@ -221,3 +221,28 @@ def test_owner_password_only_pdf_opens_without_a_password(
         pdf.save(path, encryption=pikepdf.Encryption(owner="owner", user="", R=6))
     assert main(["check", "--json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["documents"][0]["pages"][0]["verdict"] == "readable"
+
+
+def test_check_and_repair_write_the_html_report(
+    pdfs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(pdfs["severed"]), str(pdfs["good"]),
+                 "--html", str(tmp_path / "check")]) == 1
+    page = (tmp_path / "check" / "index.html").read_text(encoding="utf-8")
+    assert str(pdfs["severed"]) in page and "undecodable" in page
+    assert "data:image/" in page  # the bad page is drawn inline
+    fixed = tmp_path / "fixed.pdf"
+    assert main(["repair", str(pdfs["shifted"]), "-o", str(fixed), "--ocr", "never",
+                 "--html", str(tmp_path / "repair")]) == 0
+    after = (tmp_path / "repair" / "index.html").read_text(encoding="utf-8")
+    assert "tounicode" in after
+    capsys.readouterr()
+
+
+def test_html_report_into_an_unwritable_place_is_a_usage_error(
+    pdfs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert main(["check", str(pdfs["good"]), "--html", str(blocker / "sub")]) == 2
+    assert "cannot write the HTML report" in capsys.readouterr().err
