@@ -26,6 +26,9 @@ _TOKEN = re.compile(
 _SPACE = re.compile(rb"\s+")
 #: The most codes a single range may expand to (guards against 0000-FFFFFFFF bombs).
 MAX_RANGE = 0x10000
+#: The most codes all ranges of one CMap may expand to together: a real CMap covers at most
+#: a two-byte codespace, while 50 repeated full-width ranges cost seconds.
+MAX_EXPANDED = 4 * 0x10000
 _SECTIONS = {
     b"begincodespacerange": b"codespace",
     b"beginbfchar": b"bfchar",
@@ -54,6 +57,15 @@ class CMap:
     odd_tokens: int = 0
     #: Name given by ``usecmap`` (the parent CMap), if any.
     usecmap: str | None = None
+    #: Codes the ranges have expanded to so far (bounded by MAX_EXPANDED).
+    expanded: int = 0
+
+    def room(self, first: int, last: int) -> int:
+        """The last code of ``first..last`` still within the range and total bounds."""
+        allowed = min(MAX_RANGE, MAX_EXPANDED - self.expanded)
+        last = min(last, first + allowed - 1)
+        self.expanded += max(0, last - first + 1)
+        return last
 
     @property
     def widths(self) -> set[int]:
@@ -189,7 +201,7 @@ def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
                 continue
             cmap.code_widths.add(len(lo))
             first, last = int.from_bytes(lo, "big"), int.from_bytes(hi, "big")
-            last = min(last, first + MAX_RANGE - 1)
+            last = cmap.room(first, last)
             if isinstance(dst, bytes):
                 base = decode_utf16(dst)
                 start = ord(base[-1]) if base else 0
@@ -217,5 +229,5 @@ def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
             if isinstance(lo, bytes) and isinstance(hi, bytes) and lo and isinstance(cid, int):
                 cmap.code_widths.add(len(lo))
                 first, last = int.from_bytes(lo, "big"), int.from_bytes(hi, "big")
-                for n, code in enumerate(range(first, min(last, first + MAX_RANGE - 1) + 1)):
+                for n, code in enumerate(range(first, cmap.room(first, last) + 1)):
                     cmap.cids[code] = cid + n

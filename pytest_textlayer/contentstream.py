@@ -55,9 +55,12 @@ _OPERAND = (
     rb"|(?:true|false|null)" + _END
 )
 #: One instruction: its operands (possessive, never re-split), then an operator-like word or,
-#: when nothing else fits, the one character that stopped the operands.
+#: when nothing else fits, the one character that stopped the operands. That last match also
+#: swallows the rest of the stream: the stream goes to qpdf anyway, and restarting the scan
+#: at every following byte made a long run of digits (a damaged hex string) quadratic.
 _INSTRUCTION = re.compile(
-    rb"((?:" + _OPERAND + rb")*+)(?:([A-Za-z][A-Za-z0-9]*+\*?+|'|\")" + _END + rb"|([\s\S]))"
+    rb"((?:" + _OPERAND + rb")*+)(?:([A-Za-z][A-Za-z0-9]*+\*?+|'|\")" + _END
+    + rb"|([\s\S])[\s\S]*)"
 )
 #: Operands made of numbers and spaces only.
 _NUMBERS = re.compile(rb"[0-9.+\-\t\n\x0c\r ]*")
