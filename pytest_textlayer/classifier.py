@@ -322,6 +322,9 @@ def _language(
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
     if verdict.passes is None or verdict.passes:
+        odd = _odd_font(content, settings, model)
+        if odd is not None:
+            return odd
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
         evidence = readable.evidence + ((detail,) if detail else ())
         if verdict.passes and verdict.lang and trust is not None:
@@ -345,6 +348,57 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+#: Words (runs of three or more letters) a font must draw before its text is judged alone:
+#: fewer, and it is a math italic's variables or a symbol font's bullets, not prose.
+MIN_FONT_WORDS = 4
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _odd_font(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> _Decision | None:
+    """A font whose own text reads as no language, on a page that reads well as a whole.
+
+    A heading font with a shifted or scrambled map can draw a third of a page
+    while the body text carries the page-level judgement; judged alone, its
+    words give it away. Only fonts above the bad-glyph threshold that draw
+    enough words are judged, so math variables and symbol fonts stay out.
+    """
+    if len(content.fonts) < 2 or not content.glyphs:
+        return None
+    from .langmodel import judge
+
+    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
+        share = use.glyphs / content.glyphs
+        if share <= settings.max_bad_glyphs or share >= 0.5:
+            continue  # too small to matter, or it is the body the page was judged on
+        words = _STRAY.sub(" ", use.text)
+        if len(_WORD.findall(words)) < MIN_FONT_WORDS:
+            continue
+        alone = judge(words, model=model, lang=settings.lang)
+        if alone.passes is not False:
+            continue
+        name = f"font {use.font.name} ({share:.0%} of the glyphs drawn)"
+        from .textrepair import find_shift
+
+        shift = find_shift(use.text, model)
+        if shift is not None:
+            return _Decision(
+                Verdict.SHIFTED,
+                (f"{name} reads as language only once shifted by {shift.describe()}",
+                 f"repaired sample: {shift.text[:60]!r}"),
+                "shift", score=alone.score, offset=shift.offset,
+                repaired_sample=shift.text[:SAMPLE_LIMIT],
+            )
+        return _Decision(
+            Verdict.GARBLED,
+            (f"{name}: its text is mapped but reads as no language ({alone.reason})",
+             f"its text: {use.text[:60]!r}"),
+            "language", score=alone.score,
+        )
+    return None
 
 
 #: The two outcomes of the language rung that :class:`FontTrust` remembers.
@@ -458,7 +512,7 @@ class FontTrust:
                 and not content.invisible_glyphs and not content.actual_text_glyphs)
 
 
-_STRAY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd\uffff]")
+_STRAY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd\uffff\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
 def language_sample(text: str, limit: int = LANGUAGE_SAMPLE) -> str:

@@ -104,6 +104,8 @@ class FontUse:
     #: Their codes, one chunk per shown string, counted into :attr:`codes` when first asked:
     #: a font that cannot have bad codes never needs them counted.
     drawn: list[Sequence[int]] = field(default_factory=list, repr=False)
+    #: The text this font drew on the page (bounded with the page's text; see pagetext).
+    text: str = field(default="", repr=False)
     _codes: Counter[int] = field(default_factory=Counter, repr=False)
     _counted: bool = field(default=False, repr=False)
 
@@ -509,7 +511,8 @@ class _Walker:
             mc, md = c * a2 + d * c2, c * b2 + d * d2
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
-            text.show(state.text_font or text_font(info), items, origin, em, state.scale)
+            text.show(state.text_font or text_font(info), items, origin, em, state.scale,
+                      key=id(use))
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)
 
@@ -753,6 +756,7 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
     uses = list(walker.uses.values())
     for use in uses:
         use.count_bad()
+        use.text = walker.text.font_text(id(use))
     return PageContent(
         fonts=uses,
         glyphs=sum(u.glyphs for u in uses),

@@ -193,6 +193,12 @@ class TextSink:
         self.size = 0
         self.complete = True
         self._last: tuple[float, float, float] | None = None  # (end x, y, em) in user space
+        #: Per font (keyed by the caller's object): its strings, for judging one font alone.
+        self._by_font: dict[Any, list[str]] = {}
+
+    def font_text(self, key: Any) -> str:
+        """The text one font drew on this page, its strings joined by spaces."""
+        return " ".join(self._by_font.get(key, ()))
 
     @property
     def full(self) -> bool:
@@ -208,11 +214,13 @@ class TextSink:
         origin: tuple[float, float],
         em: float,
         scale: float = 1.0,
+        key: Any = None,
     ) -> None:
         """One text-showing operator: `items` are strings (bytes) and TJ numbers, in order.
 
         `origin` is where the string starts in user space, `em` the font size
-        there and `scale` the horizontal scaling (Tz) as a factor.
+        there and `scale` the horizontal scaling (Tz) as a factor; `key`
+        files the text under its font as well (see :meth:`font_text`).
         """
         if self.size >= self.budget:
             return
@@ -226,6 +234,8 @@ class TextSink:
             body, advance = _pieces(font, items, width)
         if not body:
             return
+        if key is not None:
+            self._by_font.setdefault(key, []).append(body)
         x, y = origin
         em = abs(em) or 1.0
         last = self._last
