@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .model import DocumentReport, FontReport, FontStatus, PageReport, Verdict
-from .readers import PdfiumPage, TextSignals, pdfium_page, pdfium_version, text_signals
+from .readers import (
+    PdfiumPage,
+    TextSignals,
+    pdfium_page,
+    pdfium_version,
+    qpdf_version,
+    text_signals,
+)
 from .settings import CheckSettings
 from .source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
 
@@ -78,18 +85,26 @@ def classify_or_raise(
 ) -> DocumentReport:
     settings = settings or CheckSettings()
     source = read_source(pdf, name)
-    pages = tuple(iter_page_reports(source, settings, password=password))
-    return DocumentReport(path=source.name, pages=pages, readers=(pdfium_version(),))
+    readers: list[str] = []
+    pages = tuple(iter_page_reports(source, settings, password=password, readers=readers))
+    return DocumentReport(path=source.name, pages=pages, readers=tuple(readers))
 
 
 def iter_page_reports(
-    source: PdfSource, settings: CheckSettings, *, password: str = ""
+    source: PdfSource, settings: CheckSettings, *, password: str = "",
+    readers: list[str] | None = None,
 ) -> Iterator[PageReport]:
-    """Page reports one at a time, so memory does not grow with the page count."""
+    """Page reports one at a time, so memory does not grow with the page count.
+
+    `readers`, when given, receives the names and versions of the readers
+    that actually ran (PDFium only joins when a page needed it).
+    """
     from .content import scan_page
 
     qpdf = open_pikepdf(source, password)
-    pdfium = open_pdfium(source, password or None)
+    if readers is not None:
+        readers.append(qpdf_version())
+    pdfium = _LazyPdfium(source, password, readers)
     model = _load_model(settings)
     trust = FontTrust()
     try:
@@ -113,6 +128,27 @@ def iter_page_reports(
         qpdf.close()
 
 
+class _LazyPdfium:
+    """The document opened in PDFium on first need: most born-digital files never need it."""
+
+    def __init__(self, source: PdfSource, password: str, readers: list[str] | None) -> None:
+        self.source = source
+        self.password = password
+        self.readers = readers
+        self._doc: Any = None
+
+    def doc(self) -> Any:
+        if self._doc is None:
+            self._doc = open_pdfium(self.source, self.password or None)
+            if self.readers is not None:
+                self.readers.append(pdfium_version())
+        return self._doc
+
+    def close(self) -> None:
+        if self._doc is not None:
+            self._doc.close()
+
+
 class _Reader:
     """PDFium's extraction of one page, run only when a rung asks for it.
 
@@ -122,15 +158,15 @@ class _Reader:
     what a real reader shows, and for fonts we cannot decode ourselves.
     """
 
-    def __init__(self, doc: Any, index: int) -> None:
-        self.doc = doc
+    def __init__(self, pdfium: _LazyPdfium, index: int) -> None:
+        self.pdfium = pdfium
         self.index = index
         self._page: PdfiumPage | None = None
 
     def page(self) -> PdfiumPage:
         if self._page is None:
             try:
-                self._page = pdfium_page(self.doc, self.index)
+                self._page = pdfium_page(self.pdfium.doc(), self.index)
             except Exception:  # PDFium could not lay the page out: no reader evidence
                 self._page = PdfiumPage(text="", chars=0, map_errors=None)
         return self._page

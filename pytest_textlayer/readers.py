@@ -55,6 +55,12 @@ def text_signals(text: str) -> TextSignals:
     )
 
 
+def qpdf_version() -> str:
+    import pikepdf
+
+    return f"qpdf {pikepdf.__libqpdf_version__} (pikepdf {pikepdf.__version__})"
+
+
 def pdfium_version() -> str:
     import pypdfium2 as pdfium
 

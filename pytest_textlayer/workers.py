@@ -166,10 +166,9 @@ def _preload() -> None:
     import contextlib
     import importlib
 
-    # pypdfium2.raw maps libpdfium; the classifier modules import the rest lazily (fontTools
-    # only when a font program must be read, which most documents never need).
-    for name in ("pikepdf", "pypdfium2", "pypdfium2.raw",
-                 "pytest_textlayer.classifier", "pytest_textlayer.content",
+    # The classifier modules import the rest lazily: PDFium only for pages that need a real
+    # reader, fontTools only when a font program must be read; most documents need neither.
+    for name in ("pikepdf", "pytest_textlayer.classifier", "pytest_textlayer.content",
                  "pytest_textlayer.readers"):
         with contextlib.suppress(ImportError):  # a missing one is reported when a file needs it
             importlib.import_module(name)
