@@ -105,6 +105,10 @@ def iter_page_reports(
     if readers is not None:
         readers.append(qpdf_version())
     pdfium = _LazyPdfium(source, password, readers)
+    if qpdf.get_warnings():
+        # qpdf had to patch the file up; a second reader decides whether it is readable
+        # at all (a truncated file is an error, not a blank page).
+        pdfium.doc()
     model = _load_model(settings)
     trust = FontTrust()
     try:
