@@ -27,8 +27,7 @@ def test_core_imports_no_pytest() -> None:
         "bad = sorted(m for m in sys.modules if m == 'pytest' or m.startswith('_pytest'))\n"
         "assert not bad, bad\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    _run_fresh(code)
 
 
 def test_package_import_is_cheap() -> None:
@@ -39,8 +38,7 @@ def test_package_import_is_cheap() -> None:
         "loaded = sorted(heavy & set(sys.modules))\n"
         "assert not loaded, loaded\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    _run_fresh(code)
 
 
 def test_public_functions_stay_functions_once_their_modules_load() -> None:
@@ -53,5 +51,10 @@ def test_public_functions_stay_functions_once_their_modules_load() -> None:
         "    assert not isinstance(getattr(t, name), types.ModuleType), name\n"
         "    assert callable(getattr(t, name)), name\n"
     )
+    _run_fresh(code)
+
+
+def _run_fresh(code: str) -> None:
+    """Run `code` in a new interpreter: modules this session loaded cannot hide a fault."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
