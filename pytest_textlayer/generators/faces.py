@@ -135,14 +135,8 @@ def symbolic_truetype(src: SourceFont, chars: str, *, description: str) -> Face:
     def make(pdf: pikepdf.Pdf) -> pikepdf.Object:
         return pdfwriter.simple_truetype(pdf, program, name, codes, symbolic=True)
 
-    return Face(
-        make=make,
-        codes={ch: bytes([codes[ch]]) for ch in chars},
-        widths={ch: program.width(ch) for ch in chars},
-        reads={ch: chr(codes[ch]) for ch in chars},
-        bad=True,
-        description=description,
-    )
+    return _unmapped_one_byte(make, chars, codes, {ch: program.width(ch) for ch in chars},
+                              description)
 
 
 def differences_unnamed(src: SourceFont, chars: str, *, description: str) -> Face:
@@ -164,14 +158,8 @@ def differences_unnamed(src: SourceFont, chars: str, *, description: str) -> Fac
             pdf, program, name, codes, symbolic=False, differences=differences
         )
 
-    return Face(
-        make=make,
-        codes={ch: bytes([codes[ch]]) for ch in chars},
-        widths={ch: program.width(ch) for ch in chars},
-        reads={ch: chr(codes[ch]) for ch in chars},
-        bad=True,
-        description=description,
-    )
+    return _unmapped_one_byte(make, chars, codes, {ch: program.width(ch) for ch in chars},
+                              description)
 
 
 def type3_unnamed(src: SourceFont, chars: str, *, description: str) -> Face:
@@ -194,6 +182,17 @@ def type3_unnamed(src: SourceFont, chars: str, *, description: str) -> Face:
     def make(pdf: pikepdf.Pdf) -> pikepdf.Object:
         return pdfwriter.type3_font(pdf, procs, names, by_code, bbox)
 
+    return _unmapped_one_byte(make, chars, codes, widths, description)
+
+
+def _unmapped_one_byte(
+    make: Callable[[pikepdf.Pdf], pikepdf.Object],
+    chars: str,
+    codes: Mapping[str, int],
+    widths: Mapping[str, int],
+    description: str,
+) -> Face:
+    """A simple font with no route to Unicode: readers print each one-byte code as itself."""
     return Face(
         make=make,
         codes={ch: bytes([codes[ch]]) for ch in chars},
@@ -202,4 +201,3 @@ def type3_unnamed(src: SourceFont, chars: str, *, description: str) -> Face:
         bad=True,
         description=description,
     )
-
