@@ -42,7 +42,7 @@ import os
 import random
 import unicodedata
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -215,13 +215,19 @@ def _derangement(letters: Sequence[str], seed: int) -> dict[str, str]:
     return mapping
 
 
-def _new_map(breaker: str, current: Mapping[int, str], *, offset: int, seed: int) -> dict[int, str]:
-    """The broken ToUnicode of one font from its current text per code."""
+def _new_map(
+    breaker: str, current: Mapping[int, str], drawn: Collection[int], *, offset: int, seed: int
+) -> dict[int, str]:
+    """The broken ToUnicode of one font from its current text per code.
+
+    A scramble permutes the letters the font draws (a subset's alphabet, as
+    in the wild), not every letter its encoding could name.
+    """
     if breaker == "shift":
         moved = {c: _move(t, offset) for c, t in current.items()}
         return {c: t for c, t in moved.items() if t is not None}
     if breaker == "scramble":
-        letters = [ch for t in current.values() for ch in t if ch.isalpha()]
+        letters = [ch for c in drawn for ch in current.get(c, "") if ch.isalpha()]
         perm = _derangement(letters, seed)
         return {c: "".join(perm.get(ch, ch) for ch in t) for c, t in current.items()}
     if breaker == "pua":
@@ -372,13 +378,19 @@ def _is_identity(font: Any) -> bool:
 
 
 def _current_map(usage: Any) -> dict[int, str]:
-    """The text each drawn code reads as today, by the font's own route."""
+    """The text each code reads as today, by the font's own route.
+
+    Every code the route maps, not only those drawn on the pages: a font
+    shared with form fields or annotations draws codes there too, and a
+    broken ToUnicode must break those the same way instead of leaving them
+    with no entry.
+    """
     from .fonts import analyse_font
 
     info = analyse_font(usage.font)
     if info.status.is_bad:
         return {}
-    out: dict[int, str] = {}
+    out: dict[int, str] = {c: t for c, t in info.unicode.items() if t}
     for code in usage.codes():
         text = info.to_unicode(code)
         if text:
@@ -453,7 +465,7 @@ def break_pdf(
                 else:
                     usage.font[pikepdf.Name.ToUnicode] = pikepdf.Name("/Identity-H")
             else:
-                new = _new_map(breaker, current, offset=offset, seed=seed)
+                new = _new_map(breaker, current, usage.codes(), offset=offset, seed=seed)
                 stream = pikepdf.Stream(pdf, _cmap_bytes(new, usage.width))
                 usage.font[pikepdf.Name.ToUnicode] = pdf.make_indirect(stream)
             changed = {c for c in usage.codes() if new.get(c) != current.get(c)
