@@ -379,3 +379,68 @@ def test_ocr_layer_in_the_wrong_script_is_flagged(built: dict[str, Path],
 def test_scan_with_only_a_tiny_stamp_is_flagged(built: dict[str, Path], tmp_path: Path) -> None:
     scan = _scan(built["ttf_en"], tmp_path / "stamp.pdf", stamp="Scanned 2024-03-01 p.1")
     assert _verdicts(scan) != ["readable"]
+
+
+def _two_font_page(path: Path, broken_first: int, good: int) -> Path:
+    """Paragraphs in Liberation Sans, then paragraphs in DejaVu Sans."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    liberation = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
+    if not liberation.exists():
+        pytest.skip("Liberation fonts are not installed")
+    pdfmetrics.registerFont(TTFont("RvLib", str(liberation)))
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = 800.0
+    for k in range(broken_first + good):
+        font = "RvLib" if k < broken_first else "RvSans"
+        c.setFont(font, 11)
+        y = _wrap(c, EN, font, 11, 60, y, 470) - 6
+    c.showPage()
+    c.save()
+    return path
+
+
+def _remap_font(src: Path, dst: Path, base_font: str, fn: Callable[[str], str]) -> Path:
+    with pikepdf.open(src) as pdf:
+        for font in _fonts(pdf):
+            if base_font in str(font.get("/BaseFont")):  # type: ignore[attr-defined]
+                table = _parse_cmap(font.ToUnicode.read_bytes())  # type: ignore[attr-defined]
+                new = {k: (w, fn(t)) for k, (w, t) in table.items()}
+                font["/ToUnicode"] = pdf.make_stream(_emit_cmap(new))  # type: ignore[index]
+        pdf.save(dst)
+    return dst
+
+
+def test_shifted_font_drawing_a_third_of_the_page_is_flagged(built: dict[str, Path],
+                                                             tmp_path: Path) -> None:
+    page = _two_font_page(tmp_path / "mix.pdf", 2, 4)
+    broken = _remap_font(page, tmp_path / "mix_shift.pdf", "Liberation", _shift(2))
+    assert _verdicts(broken) == ["shifted"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "miss: classifier._odd_font skips any font drawing >= 50 % of the glyphs as 'the body', "
+    "but with a good second font drawing the rest the pooled page score still passes "
+    "(-3.41 >= -3.50): half a page of shifted text reads 'readable'"))
+def test_shifted_font_drawing_half_the_page_is_flagged(built: dict[str, Path],
+                                                      tmp_path: Path) -> None:
+    page = _two_font_page(tmp_path / "mix.pdf", 3, 3)
+    broken = _remap_font(page, tmp_path / "mix_shift.pdf", "Liberation", _shift(2))
+    assert _verdicts(broken) != ["readable"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "miss: pdftocairo draws Polish with a WinAnsi TrueType plus an Identity-H subset for "
+    "the letters outside Latin-1 (ł ś ż ę ą); with that subset's ToUnicode gone, 32 of 600 "
+    "glyphs (5 %) are severed, under the 10 % bad-glyph limit, yet a quarter of the words "
+    "lose a letter ('przeanalizowaa', 'budet')"))
+def test_polish_page_with_severed_accent_subset_is_flagged(built: dict[str, Path],
+                                                           tmp_path: Path) -> None:
+    source = _doc(tmp_path / "pl.pdf", [("RvSans", (
+        "Komisja przeanalizowała sprawozdanie roczne i zgodziła się, że budżet na przyszły "
+        "rok powinien traktować priorytetowo utrzymanie istniejących budynków."))])
+    broken = _strip(_cairo(source, tmp_path / "pl_cairo.pdf"), tmp_path / "pl_strip.pdf")
+    assert _verdicts(broken) != ["readable"]
