@@ -444,3 +444,19 @@ def test_polish_page_with_severed_accent_subset_is_flagged(built: dict[str, Path
         "rok powinien traktować priorytetowo utrzymanie istniejących budynków."))])
     broken = _strip(_cairo(source, tmp_path / "pl_cairo.pdf"), tmp_path / "pl_strip.pdf")
     assert _verdicts(broken) != ["readable"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "false alarm: Ghostscript 10 pdfwrite re-distils reportlab's subset TrueType as a "
+    "symbolic TrueType (Flags 4) with no Encoding, no ToUnicode, (1,0)/(3,0) cmap, post "
+    "format 3, but re-encodes the text at its ASCII codes; pdftotext and PDFium both "
+    "extract the English exactly, fonts.py calls every glyph severed -> 'undecodable'. "
+    "Reading the codes as characters and judging the language would tell it apart from "
+    "the symbolic-truetype fixture family (whose codes never equal the text)"))
+def test_ghostscript_redistilled_ascii_truetype_is_readable(built: dict[str, Path],
+                                                            tmp_path: Path) -> None:
+    redistilled = _gs(built["ttf_en"], tmp_path / "ttf_en_gs.pdf")
+    text = subprocess.run(["pdftotext", str(redistilled), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "committee reviewed the annual report" in " ".join(text.split())
+    assert _verdicts(redistilled) == ["readable"]
