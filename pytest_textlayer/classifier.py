@@ -100,7 +100,9 @@ def iter_page_reports(
     that actually ran (PDFium only joins when a page needed it).
     """
     from .content import scan_page
+    from .textrepair import forget_recent
 
+    forget_recent()
     qpdf = open_pikepdf(source, password)
     if readers is not None:
         readers.append(qpdf_version())
@@ -401,10 +403,11 @@ def _odd_font(
 ) -> _Decision | None:
     """A font whose own text reads as no language, on a page that reads well as a whole.
 
-    A heading font with a shifted or scrambled map can draw a third of a page
-    while the body text carries the page-level judgement; judged alone, its
-    words give it away. Only fonts above the bad-glyph threshold that draw
-    enough words are judged, so math variables and symbol fonts stay out.
+    A heading font with a shifted or scrambled map can draw a third of a page,
+    or half of it, while the other fonts carry the page-level judgement;
+    judged alone, its words give it away. Only fonts above the bad-glyph
+    threshold that draw enough words are judged, so math variables and
+    symbol fonts stay out.
     """
     if len(content.fonts) < 2 or not content.glyphs:
         return None
@@ -412,8 +415,8 @@ def _odd_font(
 
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         share = use.glyphs / content.glyphs
-        if share <= settings.max_bad_glyphs or share >= 0.5:
-            continue  # too small to matter, or it is the body the page was judged on
+        if share <= settings.max_bad_glyphs:
+            continue  # too small to matter
         words = _STRAY.sub(" ", use.text)
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue

@@ -261,8 +261,32 @@ class TextSink:
         self.size += len(text)
 
 
+def _usual_adjustment(items: list[Any]) -> float:
+    """The median adjustment between strings when most strings are followed by one, else 0."""
+    shifts: list[float] = []
+    for item in items:
+        if not isinstance(item, bytes):
+            try:
+                shifts.append(float(item))
+            except (TypeError, ValueError):
+                continue
+    strings = len(items) - len(shifts)
+    if len(shifts) < 4 or len(shifts) * 2 < strings:
+        return 0.0
+    shifts.sort()
+    middle = shifts[len(shifts) // 2]
+    return middle if middle < 0 else 0.0
+
+
 def _pieces(font: TextFont, items: Iterable[Any], width: float) -> tuple[str, float]:
-    """A TJ array's text, with a space where an adjustment moves right by a word gap."""
+    """A TJ array's text, with a space where an adjustment moves right by a word gap.
+
+    A gap is measured from the array's usual adjustment, not from zero: some
+    producers (cairo with monospace fonts) space every glyph with the same
+    large adjustment, which is letter spacing, not a word break each time.
+    """
+    items = list(items)
+    usual = _usual_adjustment(items)
     pieces: list[str] = []
     advance = 0.0
     for item in items:
@@ -275,7 +299,7 @@ def _pieces(font: TextFont, items: Iterable[Any], width: float) -> tuple[str, fl
                 shift = float(item)
             except (TypeError, ValueError):
                 continue
-            if shift < -TJ_SPACE and pieces and not pieces[-1].endswith(" "):
+            if shift - usual < -TJ_SPACE and pieces and not pieces[-1].endswith(" "):
                 pieces.append(" ")
             advance -= shift / 1000
     return "".join(pieces), advance

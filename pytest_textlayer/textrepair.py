@@ -460,6 +460,15 @@ _RECENT: list[tuple[str, int | None]] = []
 RECENT_READINGS = 4
 
 
+def forget_recent() -> None:
+    """Start a new document: readings remembered from another must not decide this one.
+
+    The shortcut is taken on looser checks than the full search, so carried
+    across documents it made a verdict depend on what was checked before.
+    """
+    _RECENT.clear()
+
+
 def _remember(method: str, k: int | None) -> None:
     key = (method, k)
     if key in _RECENT:

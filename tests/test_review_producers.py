@@ -353,10 +353,6 @@ def test_multilingual_page_with_four_scripts_is_readable(built: dict[str, Path])
     assert _verdicts(built["four_scripts"]) == ["readable"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "miss: pdftocairo writes monospace text as one TJ per line with a -308 adjustment between "
-    "glyphs; the page text inferred by pagetext puts a space between every letter, so the "
-    "language rung sees no letter pairs and passes shifted text ('X s j u f')"))
 def test_shifted_tounicode_in_cairo_monospace_is_flagged(built: dict[str, Path],
                                                          tmp_path: Path) -> None:
     broken = _remap(built["mono_prose_cairo"], tmp_path / "mono_shift1.pdf", _shift(1))
@@ -421,10 +417,6 @@ def test_shifted_font_drawing_a_third_of_the_page_is_flagged(built: dict[str, Pa
     assert _verdicts(broken) == ["shifted"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "miss: classifier._odd_font skips any font drawing >= 50 % of the glyphs as 'the body', "
-    "but with a good second font drawing the rest the pooled page score still passes "
-    "(-3.41 >= -3.50): half a page of shifted text reads 'readable'"))
 def test_shifted_font_drawing_half_the_page_is_flagged(built: dict[str, Path],
                                                       tmp_path: Path) -> None:
     page = _two_font_page(tmp_path / "mix.pdf", 3, 3)
@@ -533,12 +525,6 @@ print(first, classify(target).pages[0].verdict.value)
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "order dependence: textrepair._RECENT remembers shift readings across documents and "
-    "_recent_reading accepts one on looser checks than the full search; after a "
-    "Ghostscript-distilled Greek page, a Symbol/ZapfDingbats page turns from 'garbled' into "
-    "'shifted by +65' with the repaired sample '◡ l ◡ ~ ◡m'. Batch runs (textlayer check "
-    "DIR, the pytest plugin, -j N workers) give verdicts that depend on file order"))
 def test_verdict_does_not_depend_on_the_documents_classified_before(
         built: dict[str, Path], tmp_path: Path) -> None:
     import sys
