@@ -782,6 +782,22 @@ def _sample(symbols: str) -> str:
     return " " + " ".join(p for p in parts if p) + " "
 
 
+#: Share of words mixing scripts above which letters over many scripts mean glyph junk.
+MIXED_WORDS = 0.2
+
+
+def _mixed_word_share(text: str) -> float:
+    """Share of the words of two or more letters whose letters come from more than one script."""
+    words = mixed = 0
+    for token in text.split():
+        groups = {group_of(ch) for ch in token if ch.isalpha()}
+        if sum(ch.isalpha() for ch in token) < 2:
+            continue
+        words += 1
+        mixed += len(groups) > 1
+    return mixed / words if words else 1.0
+
+
 def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None = None,
           min_pairs: int = MIN_PAIRS) -> LanguageJudgement:
     """Does `text` look like natural language in a language the model knows?
@@ -863,10 +879,11 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                  f"{unknown_letters} of {in_known_scripts} letters are rare"
                                  " characters no known language uses")
 
-    # letters spread over many scripts: glyph indices, not a language
+    # letters spread over many scripts inside words: glyph indices, not a language (a
+    # multilingual leaflet keeps each script to its own words, and each is judged below)
     if total_letters >= 12:
         big = [g for g, n in group_letters.items() if n >= 0.05 * total_letters]
-        if len(big) >= 4:
+        if len(big) >= 4 and _mixed_word_share(norm) >= MIXED_WORDS:
             return LanguageJudgement(-math.inf, 0.0, False, None, total_letters,
                                      f"letters scattered over {len(big)} scripts")
 

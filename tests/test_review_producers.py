@@ -345,10 +345,6 @@ def test_ocrmypdf_layer_in_the_right_language_passes(built: dict[str, Path],
 
 # ---------------------------------------------------------------- found in review
 
-@pytest.mark.xfail(strict=True, reason=(
-    "false alarm: langmodel.judge fails any text whose letters spread over >= 4 scripts "
-    "(>= 5 % each) before scoring, so a readable multilingual page (en/ru/el/ar paragraphs, "
-    "as in product leaflets) is 'garbled'; each script's pairs read as its language"))
 def test_multilingual_page_with_four_scripts_is_readable(built: dict[str, Path]) -> None:
     assert _verdicts(built["four_scripts"]) == ["readable"]
 
