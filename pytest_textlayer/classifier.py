@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 MIN_IMAGE_COVERAGE = 0.02
 #: Characters kept as a page's sample in the report.
 SAMPLE_LIMIT = 400
+#: The evidence of a page whose every glyph has a usable route.
+ALL_ROUTES = "every glyph drawn has a usable route to Unicode"
 #: Characters of a page the language rung reads: enough to judge, bounded so long pages stay cheap.
 LANGUAGE_SAMPLE = 3000
 #: Below this many non-space characters, reader signals are too few to judge a page.
@@ -193,15 +195,17 @@ def classify_page(
     """
     fonts = tuple(use.report() for use in sorted(content.fonts, key=lambda u: -u.glyphs))
     text = content.text if content.text_complete else reader.page().text
+    spared: list[str] = []
     decision = (
         _presence(content, reader)
-        or _static(content, fonts, settings, text)
+        or _static(content, fonts, settings, text, model, spared)
         or _reader_signals(text, settings)
         or _language(text, content, settings, model, trust, number)
     )
     evidence = decision.evidence
     if decision.verdict is Verdict.READABLE and content.bad_glyphs:
-        evidence = (*_bad_font_lines(fonts), *evidence)
+        kept = tuple(line for line in evidence if line != ALL_ROUTES)
+        evidence = (*_bad_font_lines(fonts), *spared, *kept)
     ok = settings.is_ok(decision.verdict)
     sample = text if ok else reader.page().text or text
     return PageReport(
@@ -244,20 +248,34 @@ def _presence(content: PageContent, reader: _Reader) -> _Decision | None:
 
 
 def _static(
-    content: PageContent, fonts: tuple[FontReport, ...], settings: CheckSettings, text: str
+    content: PageContent,
+    fonts: tuple[FontReport, ...],
+    settings: CheckSettings,
+    text: str,
+    model: LetterPairModel | None = None,
+    spared_notes: list[str] | None = None,
 ) -> _Decision | None:
+    """Condemn the page when too many glyphs have no usable route; `spared_notes` receives
+    why glyphs counted bad by their route still read right (see _readable_anyway)."""
     if not content.glyphs or not content.bad_glyphs:
         return None
     share = content.bad_glyphs / content.glyphs
     if share <= settings.max_bad_glyphs:
         # Below the threshold the page stands; its font reports still name the bad font.
         return None
+    spared, notes = _readable_anyway(content, settings, model)
+    if spared_notes is not None:
+        spared_notes.extend(notes)
+    bad_glyphs = content.bad_glyphs - spared
+    share = bad_glyphs / content.glyphs
+    if share <= settings.max_bad_glyphs:
+        return None  # the language rung decides, and its evidence keeps the notes
     bad = [f for f in fonts if f.unmapped]
     summary = (
-        f"{content.bad_glyphs} of {content.glyphs} glyphs drawn ({share:.0%}) have no usable "
-        f"route to Unicode"
+        f"{content.bad_glyphs} of {content.glyphs} glyphs drawn "
+        f"({content.bad_glyphs / content.glyphs:.0%}) have no usable route to Unicode"
     )
-    evidence = (*_bad_font_lines(fonts), summary)
+    evidence = (*_bad_font_lines(fonts), summary, *notes)
     by_route: dict[str, int] = {}
     for f in bad:
         by_route[f.route] = by_route.get(f.route, 0) + f.unmapped
@@ -266,6 +284,52 @@ def _static(
     if wrong * 2 > content.bad_glyphs:
         return _Decision(Verdict.GARBLED, evidence, "fonts")
     return _undecodable_or_shifted(bad, evidence, text, declared=controls * 2 > content.bad_glyphs)
+
+
+#: Private Use code points where symbol fonts' codes are mapped (Microsoft's convention):
+#: a bullet drawn alone there is a bullet, not a lost letter.
+_SYMBOL_AREA = re.compile("(?<![^\\s])[\uf000-\uf0ff](?![^\\s])")
+
+
+def _readable_anyway(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> tuple[int, list[str]]:
+    """Bad glyphs that still reach readers as the right text, with the reason for each font.
+
+    Two cases, both decided on what readers print rather than on the route:
+    a font without a route whose codes nevertheless are the characters
+    (Ghostscript re-distils subsets as symbolic TrueType with ASCII codes, and
+    every reader prints the text right), judged by reading that font's text;
+    and Private Use symbols standing alone (Word's and PowerPoint's bullets),
+    which are bullets, not letters lost.
+    """
+    from .langmodel import judge
+
+    spared = 0
+    notes: list[str] = []
+    for use in content.fonts:
+        if not use.bad_glyphs:
+            continue
+        status, route = use.status, use.route
+        if status is FontStatus.WRONG and route == "pua":
+            alone = min(use.bad_glyphs, len(_SYMBOL_AREA.findall(use.text)))
+            if alone:
+                spared += alone
+                notes.append(f"{alone} glyph(s) of font {use.font.name} are symbols standing "
+                             "alone in the Private Use Area (bullets), not letters")
+            continue
+        if status not in (FontStatus.SEVERED, FontStatus.RECOVERABLE) or route == "null":
+            continue
+        words = _STRAY.sub(" ", use.text)
+        if len(_WORD.findall(words)) < MIN_FONT_WORDS:
+            continue
+        verdict = judge(words, model=model, lang=settings.lang)
+        if verdict.passes is True:
+            spared += use.bad_glyphs
+            notes.append(f"font {use.font.name} has no route by the specification, but its "
+                         f"codes are the characters: readers print text that reads as "
+                         f"{verdict.lang}")
+    return spared, notes
 
 
 def _undecodable_or_shifted(
@@ -328,10 +392,12 @@ def _reader_signals(text: str, settings: CheckSettings) -> _Decision | None:
              f"({signals.replacement} U+FFFD/FFFF, {signals.controls} control characters)",),
             "readers",
         )
-    if signals.share(signals.pua) > limit:
+    pua = signals.pua - len(_SYMBOL_AREA.findall(text)) if signals.pua else 0
+    if signals.share(pua) > limit:
         return _Decision(
             Verdict.GARBLED,
-            (f"{signals.pua} of {signals.chars} characters extracted are in the Private Use Area",),
+            (f"{pua} of {signals.chars} characters extracted are in the Private Use Area "
+             "(symbols standing alone, such as bullets, not counted)",),
             "readers",
         )
     return None
@@ -350,7 +416,7 @@ def _language(
 ) -> _Decision:
     from .langmodel import judge
 
-    readable = _Decision(Verdict.READABLE, ("every glyph drawn has a usable route to Unicode",),
+    readable = _Decision(Verdict.READABLE, (ALL_ROUTES,),
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
