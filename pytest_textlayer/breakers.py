@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import io
 import os
-import random
-import unicodedata
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -198,23 +196,6 @@ def _move(text: str, offset: int) -> str | None:
     return "".join(out)
 
 
-def _derangement(letters: Sequence[str], seed: int) -> dict[str, str]:
-    """A seeded permutation of the letters moving every one, upper and lower case apart."""
-    mapping: dict[str, str] = {}
-    groups: dict[str, list[str]] = {}
-    for ch in sorted(set(letters)):
-        groups.setdefault(unicodedata.category(ch), []).append(ch)
-    for category, group in sorted(groups.items()):
-        if len(group) < 2:
-            continue
-        rng = random.Random(f"{seed}:{category}:{''.join(group)}")
-        shuffled = group[:]
-        while any(a == b for a, b in zip(group, shuffled, strict=True)):
-            rng.shuffle(shuffled)
-        mapping.update(zip(group, shuffled, strict=True))
-    return mapping
-
-
 def _new_map(
     breaker: str, current: Mapping[int, str], drawn: Collection[int], *, offset: int, seed: int
 ) -> dict[int, str]:
@@ -228,7 +209,9 @@ def _new_map(
         return {c: t for c, t in moved.items() if t is not None}
     if breaker == "scramble":
         letters = [ch for c in drawn for ch in current.get(c, "") if ch.isalpha()]
-        perm = _derangement(letters, seed)
+        from .generators.common import derangement
+
+        perm = derangement(letters, seed)
         return {c: "".join(perm.get(ch, ch) for ch in t) for c, t in current.items()}
     if breaker == "pua":
         return {c: chr(0xE000 + i) for i, c in enumerate(sorted(current))}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import random
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,10 +91,21 @@ def single(
 
 def permutation(text: str, seed: int) -> dict[str, str]:
     """A seeded derangement of the text's distinct letters, upper and lower case apart."""
+    return derangement(fontprep.distinct("".join(ch for ch in text if ch.isalpha())), seed)
+
+
+def derangement(letters: Iterable[str], seed: int) -> dict[str, str]:
+    """A seeded permutation moving every letter, within its Unicode category (case kept apart).
+
+    Shared by the scrambled fixtures and the breakers of real PDFs, so both
+    scramble the same way.
+    """
+    groups: dict[str, list[str]] = {}
+    for ch in sorted(set(letters)):
+        groups.setdefault(unicodedata.category(ch), []).append(ch)
     mapping: dict[str, str] = {}
-    letters = fontprep.distinct("".join(ch for ch in text if ch.isalpha()))
-    for category in ("Lu", "Ll", "Lo", "Lt", "Lm"):
-        group = sorted(ch for ch in letters if unicodedata.category(ch) == category)
+    for category in sorted(groups, key=lambda c: (_CATEGORY_ORDER.get(c, 9), c)):
+        group = groups[category]
         if len(group) < 2:
             continue
         rng = random.Random(f"{seed}:{category}:{''.join(group)}")
@@ -103,6 +114,9 @@ def permutation(text: str, seed: int) -> dict[str, str]:
             rng.shuffle(shuffled)
         mapping.update(zip(group, shuffled, strict=True))
     return mapping
+
+
+_CATEGORY_ORDER = {c: i for i, c in enumerate(("Lu", "Ll", "Lo", "Lt", "Lm"))}
 
 
 
