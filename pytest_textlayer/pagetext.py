@@ -262,16 +262,24 @@ class TextSink:
 
 
 def _usual_adjustment(items: list[Any]) -> float:
-    """The median adjustment between strings when most strings are followed by one, else 0."""
+    """The adjustment every glyph gets when the array spaces glyphs one by one, else 0.
+
+    Only an array of single-glyph strings (cairo's monospace output) has such
+    letter spacing; in an array of words (pdfTeX) the common adjustment is
+    the word gap itself and must stay a space.
+    """
     shifts: list[float] = []
+    strings = single = 0
     for item in items:
-        if not isinstance(item, bytes):
-            try:
-                shifts.append(float(item))
-            except (TypeError, ValueError):
-                continue
-    strings = len(items) - len(shifts)
-    if len(shifts) < 4 or len(shifts) * 2 < strings:
+        if isinstance(item, bytes):
+            strings += 1
+            single += len(item) <= 2  # one code of a one- or two-byte font
+            continue
+        try:
+            shifts.append(float(item))
+        except (TypeError, ValueError):
+            continue
+    if len(shifts) < 4 or single * 5 < strings * 4 or len(shifts) * 2 < strings:
         return 0.0
     shifts.sort()
     middle = shifts[len(shifts) // 2]

@@ -263,3 +263,31 @@ def test_a_fonts_text_record_does_not_keep_the_font_alive() -> None:
     del page
     gc.collect()
     assert [ref() for ref in fonts] == [None, None]
+
+
+def _tj_page(array: bytes) -> str:
+    """The text the walk collects from one TJ array shown in Helvetica."""
+    import pikepdf
+
+    from pytest_textlayer.content import scan_page
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+        Encoding=pikepdf.Name.WinAnsiEncoding))
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td " + array + b" TJ ET")
+    return scan_page(pdf, 0, {}).text
+
+
+def test_word_gaps_in_a_tj_array_of_words_stay_spaces() -> None:
+    """pdfTeX writes one string per word with the same gap between them: each is a space."""
+    text = _tj_page(b"[(Note:)-333(The)-333(sections)-333(were)-333(moved)-333(here)]")
+    assert text == "Note: The sections were moved here"
+
+
+def test_letter_spacing_of_single_glyphs_is_not_a_word_gap() -> None:
+    """cairo spaces every monospace glyph by the same adjustment; only the larger gap splits."""
+    text = _tj_page(b"[(W)-308(o)-308(r)-308(d)-308(s)-1200(h)-308(e)-308(r)-308(e)]")
+    assert text == "Words here"
