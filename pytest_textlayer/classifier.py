@@ -199,7 +199,7 @@ def classify_page(
     decision = (
         _presence(content, reader)
         or _static(content, fonts, settings, text, model, spared)
-        or _reader_signals(text, settings)
+        or (None if content.text_complete else _reader_signals(text, settings))
         or _language(text, content, settings, model, trust, number)
     )
     evidence = decision.evidence
@@ -379,6 +379,13 @@ _SUSPECT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ufffd\uffff\ufffe"
 
 
 def _reader_signals(text: str, settings: CheckSettings) -> _Decision | None:
+    """U+FFFD, raw control codes and Private Use characters in a real reader's text.
+
+    Only asked of PDFium's text (pages whose fonts we cannot decode ourselves):
+    in our own text those characters come from the very maps the font rung
+    already weighed glyph by glyph, and counting them again over another
+    denominator condemned pages the glyph count had let stand.
+    """
     if _SUSPECT.search(text) is None and "(cid:" not in text:
         return None  # nothing to count: no share can pass the limit (one C scan, no lists)
     signals: TextSignals = text_signals(text)
