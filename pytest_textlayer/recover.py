@@ -799,6 +799,43 @@ def _disagree(usage: FontUsage, a: Mapping[int, str], b: Mapping[int, str]) -> f
     return sum(n for c, n in counts.items() if a.get(c) != b.get(c)) / total if total else 0.0
 
 
+def _settle_case(hyps: list[Hypothesis], usage: FontUsage) -> list[Hypothesis]:
+    """Of two readings with the same letters in another case, keep the one cased like prose.
+
+    The letter-pair model reads 'layout' and 'LAYOUT' alike, and offsets 32
+    apart turn one into the other, so both pass and would rival each other;
+    capitals inside words are what tells the wrong one.
+    """
+    kept: list[Hypothesis] = []
+    for h in hyps:
+        twin = next((k for k in kept if _same_letters(usage, k.mapping, h.mapping)), None)
+        if twin is None:
+            kept.append(h)
+        elif _inner_capitals(usage.text(h.mapping)) < _inner_capitals(usage.text(twin.mapping)):
+            kept[kept.index(twin)] = h
+    return kept
+
+
+def _same_letters(usage: FontUsage, a: Mapping[int, str], b: Mapping[int, str]) -> bool:
+    counts = usage.codes()
+    total = sum(counts.values())
+    same = sum(n for c, n in counts.items()
+               if a.get(c, "").casefold() == b.get(c, "").casefold())
+    return bool(total) and same >= CASE_TWINS * total and _disagree(usage, a, b) > 0.2
+
+
+#: Share of the drawn glyphs two readings must agree on, case aside, to be the same letters:
+#: capitals 32 codes down land on digits and punctuation, so the rest differ.
+CASE_TWINS = 0.85
+_INNER_CAPITAL = re.compile(r"(?<=[^\W\d_])[^\W\d_]")
+
+
+def _inner_capitals(text: str) -> float:
+    """Share of the letters after a letter that are capitals (about 0.02 in prose)."""
+    inner = _INNER_CAPITAL.findall(text)
+    return sum(ch.isupper() for ch in inner) / len(inner) if inner else 0.0
+
+
 def from_order(
     usage: FontUsage,
     model: Any = None,
@@ -812,9 +849,9 @@ def from_order(
     codes are not identifiable from their order (letter soup passes the
     model under many offsets) and the font is left to OCR.
     """
-    hyps = [
+    hyps = _settle_case([
         h for h in order_hypotheses(usage, model, lang, base) if h.passes and h.margin >= MIN_MARGIN
-    ]
+    ], usage)
     if not hyps:
         return None
     best = hyps[0]

@@ -415,16 +415,19 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
                         f"embedded {plan.info.program or 'font'} program",
                     )
                 )
-    if plan.missing():
-        order = recover.from_order(usage, model, lang)
-        if order is not None:
-            plan.add_order(order)
+    # The file's own map shifted back comes before reading codes as glyph ids: it keeps the
+    # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
+    # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
     if plan.missing() and wrong and plan.info is not None:
         drawn = {c: plan.info.to_unicode(c) for c in usage.codes()}
         base = {c: t for c, t in drawn.items() if t}
         shifted = recover.from_order(usage, model, lang, base=base)
         if shifted is not None:
             plan.add(shifted)
+    if plan.missing():
+        order = recover.from_order(usage, model, lang)
+        if order is not None:
+            plan.add_order(order)
 
 
 #: Readings of a font's mapped letters that must disagree with its map to condemn it.

@@ -55,3 +55,18 @@ def test_real_severed_font_without_an_answer_stays_reported(tmp_path: Path) -> N
     report = repair(src, tmp_path / "out.pdf", ocr="never")
     assert [p.after for p in report.pages] == [Verdict.READABLE, Verdict.UNDECODABLE]
     assert [p.action for p in report.pages] == ["unchanged", "unchanged"]
+
+
+def test_a_shifted_tex_font_keeps_its_case(tmp_path: Path) -> None:
+    """pdfTeX's body font with its ToUnicode shifted by -29: 'layout' must not come back
+    as 'LAYOUT' (offsets 32 apart read alike to the letter-pair model)."""
+    from pytest_textlayer.breakers import break_pdf
+
+    source = _corpus("unstructured__layout-parser-paper-with-empty-pages.pdf")
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(break_pdf(source.read_bytes(), "shift", select="main").pdf)
+    fixed = tmp_path / "fixed.pdf"
+    report = repair(broken, fixed, ocr="never")
+    assert report.ok
+    text = " ".join(_poppler(fixed).split())
+    assert "layout detection" in text and "LAYOUT DETECTION" not in text
