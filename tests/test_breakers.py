@@ -47,9 +47,8 @@ def sources() -> dict[str, bytes]:
     }
 
 
-@pytest.fixture(scope="session")
-def two_fonts() -> bytes:
-    """A heading in Helvetica-Bold (8 glyphs) over a body in embedded DejaVu Sans (~600 glyphs)."""
+def _heading_over_body(heading: str, body: str, lines: int) -> bytes:
+    """A Helvetica-Bold heading over `lines` lines of `body` in embedded DejaVu Sans."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen import canvas
@@ -61,14 +60,20 @@ def two_fonts() -> bytes:
     out = io.BytesIO()
     c = canvas.Canvas(out, invariant=1)
     c.setFont("Helvetica-Bold", 16)
-    c.drawString(72, 780, "Overview")
+    c.drawString(72, 780, heading)
     c.setFont("BreakerBody", 10)
-    line = "The committee reviews the annual report and the auditors notes on revenue."
-    for i in range(8):
-        c.drawString(72, 740 - 16 * i, line)
+    for i in range(lines):
+        c.drawString(72, 740 - 16 * i, body)
     c.showPage()
     c.save()
     return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def two_fonts() -> bytes:
+    """A heading in Helvetica-Bold (8 glyphs) over a body in embedded DejaVu Sans (~600 glyphs)."""
+    return _heading_over_body(
+        "Overview", "The committee reviews the annual report and the auditors notes on revenue.", 8)
 
 
 @pytest.fixture(scope="session")
@@ -266,25 +271,8 @@ def test_classifier_calls_every_broken_copy_not_ok(broken, source):  # type: ign
 @pytest.fixture(scope="session")
 def heading_over_body() -> bytes:
     """A 22-glyph Helvetica-Bold heading over four lines of embedded DejaVu Sans (~240 glyphs)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen import canvas
-
-    font = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-    if not font.exists():
-        pytest.skip("needs fonts-dejavu-core")
-    pdfmetrics.registerFont(TTFont("BreakerBody", str(font)))
-    out = io.BytesIO()
-    c = canvas.Canvas(out, invariant=1)
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(72, 780, "Cython Reference Guide")
-    c.setFont("BreakerBody", 10)
-    names = "Stefan Behnel, Robert Bradshaw, William Stein, Gary Furnish"
-    for i in range(4):
-        c.drawString(72, 740 - 16 * i, names)
-    c.showPage()
-    c.save()
-    return out.getvalue()
+    return _heading_over_body(
+        "Cython Reference Guide", "Stefan Behnel, Robert Bradshaw, William Stein, Gary Furnish", 4)
 
 
 def test_pua_heading_under_ten_percent_is_readable(heading_over_body):  # type: ignore[no-untyped-def]
