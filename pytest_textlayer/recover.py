@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .pagetext import TJ_SPACE
+
 #: Glyph drawn but not worth a ToUnicode entry: control characters and noncharacters.
 _BAD_TEXT = {"\x00", "\ufeff", "\ufffe", "\uffff", "\ufffd"}
 #: Offsets tried by the order source. −29/−31/−32/+3 are the ones met in the wild
@@ -122,8 +124,9 @@ def _split(data: bytes, width: int) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data) - 1, 2)]
 
 
-#: A TJ displacement (thousandths of text space) wider than this reads as a word break.
-TJ_WORD_GAP = 250
+#: A TJ displacement (thousandths of text space) wider than this reads as a word break: the
+#: classifier's own threshold, since a Times word space is itself only 250.
+TJ_WORD_GAP = TJ_SPACE
 
 
 def _shown_parts(operands: list[Any], op: str) -> Iterator[bytes]:
@@ -758,7 +761,7 @@ MAC_PREFERENCE = 0.25
 MIN_WORDLIKE = 0.8
 _WORD = re.compile(
     r"[\"'(\[«“‘¿¡]*"
-    r"(?:[^\W\d_]+(?:['’\-.·][^\W\d_]+)*|[+\-−]?\d+(?:[.,:/\-]\d+)*%?)"
+    r"(?:[^\W\d_]+(?:['’\-.·_][^\W\d_]+)*|[+\-−]?\d+(?:[.,:/\-]\d+)*%?)"
     r"[\"')\]»”’.,;:!?]*"
 )
 
@@ -771,11 +774,14 @@ def wordlike(text: str) -> float:
     """Share of the visible characters that stand in word-shaped tokens.
 
     A token is a word (letters, with inner apostrophes or hyphens) or a
-    number, with quotes and punctuation only at its ends. The letter-pair
+    number, with quotes and punctuation only at its ends; a lone
+    punctuation mark is left out of the count. The letter-pair
     model scores letters; this keeps a wrong offset's symbol soup
     (``¦a¤¶³``, ``9:;<=>?@AB``) from passing on its few letter pairs.
     """
-    tokens = text.split()
+    # A lone punctuation mark (a table of contents' dot leaders, a bullet) is neither a word
+    # nor soup: it does not count either way.
+    tokens = [t for t in text.split() if len(t) > 1 or t.isalnum()]
     total = sum(len(t) for t in tokens)
     if not total:
         return 0.0
