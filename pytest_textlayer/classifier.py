@@ -35,7 +35,7 @@ from .source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
 
 if TYPE_CHECKING:
     from .content import PageContent
-    from .langmodel import LetterPairModel
+    from .langmodel import LanguageJudgement, LetterPairModel
 
 #: Share of the page area raster images must cover before a page without text is `absent`.
 MIN_IMAGE_COVERAGE = 0.02
@@ -436,6 +436,9 @@ def _language(
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
+    weak = _weak_ocr_layer(content, verdict)
+    if weak is not None:
+        return weak
     if verdict.passes is None or verdict.passes:
         odd = _odd_font(content, settings, model)
         if odd is not None:
@@ -461,6 +464,27 @@ def _language(
     return _Decision(
         Verdict.GARBLED,
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
+        "language", score=verdict.score,
+    )
+
+
+#: How far above its language's threshold an invisible OCR layer must score. OCR of the right
+#: language scores like typed text (0.8 nats or more above it, noisy memos included); OCR run
+#: in the wrong script or language only just clears it.
+OCR_MARGIN = 0.4
+
+
+def _weak_ocr_layer(content: PageContent, verdict: LanguageJudgement) -> _Decision | None:
+    """An OCR layer (mostly invisible text) that barely reads: the wrong language was OCR'd."""
+    if not verdict.passes or content.invisible_glyphs * 2 <= content.glyphs:
+        return None
+    if verdict.score >= verdict.threshold + OCR_MARGIN:
+        return None
+    return _Decision(
+        Verdict.GARBLED,
+        (f"the invisible OCR layer reads only weakly as {verdict.lang} ({verdict.score:.2f} "
+         f"nats per pair, {verdict.threshold + OCR_MARGIN:.2f} wanted of an OCR layer): OCR "
+         "run in the wrong script or language",),
         "language", score=verdict.score,
     )
 

@@ -456,10 +456,6 @@ def test_ghostscript_redistilled_ascii_truetype_is_readable(built: dict[str, Pat
     assert _verdicts(redistilled) == ["readable"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "miss: a Russian scan OCR'd as English by OCRmyPDF ('KomuTeT paccmoTpen rogoBon') reads "
-    "as English at about -3.37 nats per pair against a threshold of -3.50; the real English "
-    "OCR layer scores about -2.4, the real Russian one -2.67"))
 def test_ocr_layer_in_latin_over_a_cyrillic_scan_is_flagged(built: dict[str, Path],
                                                              tmp_path: Path) -> None:
     scan = _scan(built["ttf_ru"], tmp_path / "scan.pdf", strip=True)
