@@ -137,21 +137,14 @@ class Variant:
 
 def poppler_pages(data: bytes) -> tuple[str, ...]:
     """pdftotext's text of every page (one run, split at form feeds)."""
-    import shutil
-    import subprocess
     import tempfile
 
-    from .errors import MissingDependency
+    from .readers import poppler_text
 
-    exe = shutil.which("pdftotext")
-    if exe is None:
-        raise MissingDependency("pdftotext (poppler)", "apt-get install poppler-utils")
     with tempfile.TemporaryDirectory(prefix="textlayer-break-") as tmp:
         path = Path(tmp) / "in.pdf"
         path.write_bytes(data)
-        done = subprocess.run([exe, "-enc", "UTF-8", "-q", str(path), "-"],
-                              capture_output=True, check=False, timeout=300)
-    parts = done.stdout.decode("utf-8", errors="replace").split("\f")
+        parts = poppler_text(str(path), timeout=300).split("\f")
     return tuple(parts[:-1] if parts and parts[-1].strip() == "" else parts)
 
 

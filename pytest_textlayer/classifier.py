@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError
 from .model import DocumentReport, FontReport, FontStatus, PageReport, Verdict
 from .readers import (
-    PdfiumPage,
     TextSignals,
-    pdfium_page,
+    pdfium_page_text,
     pdfium_version,
     qpdf_version,
     text_signals,
@@ -169,15 +168,15 @@ class _Reader:
     def __init__(self, pdfium: _LazyPdfium, index: int) -> None:
         self.pdfium = pdfium
         self.index = index
-        self._page: PdfiumPage | None = None
+        self._text: str | None = None
 
-    def page(self) -> PdfiumPage:
-        if self._page is None:
+    def text(self) -> str:
+        if self._text is None:
             try:
-                self._page = pdfium_page(self.pdfium.doc(), self.index)
+                self._text = pdfium_page_text(self.pdfium.doc(), self.index)
             except Exception:  # PDFium could not lay the page out: no reader evidence
-                self._page = PdfiumPage(text="", chars=0, map_errors=None)
-        return self._page
+                self._text = ""
+        return self._text
 
 
 def classify_page(
@@ -194,7 +193,7 @@ def classify_page(
     their fonts (see :class:`FontTrust`); without it every page is judged.
     """
     fonts = tuple(use.report() for use in sorted(content.fonts, key=lambda u: -u.glyphs))
-    text = content.text if content.text_complete else reader.page().text
+    text = content.text if content.text_complete else reader.text()
     spared: list[str] = []
     decision = (
         _presence(content, reader)
@@ -207,7 +206,7 @@ def classify_page(
         kept = tuple(line for line in evidence if line != ALL_ROUTES)
         evidence = (*_bad_font_lines(fonts), *spared, *kept)
     ok = settings.is_ok(decision.verdict)
-    sample = text if ok else reader.page().text or text
+    sample = text if ok else reader.text() or text
     return PageReport(
         number=number,
         verdict=decision.verdict,
@@ -228,7 +227,7 @@ def classify_page(
 
 
 def _presence(content: PageContent, reader: _Reader) -> _Decision | None:
-    if content.glyphs > 0 or reader.page().text.strip():
+    if content.glyphs > 0 or reader.text().strip():
         return None
     if content.image_coverage >= MIN_IMAGE_COVERAGE:
         share = f"{content.image_coverage:.0%}"

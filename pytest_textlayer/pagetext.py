@@ -65,10 +65,6 @@ def text_font(info: FontInfo, width: float | None = None) -> TextFont:
     return found
 
 
-def width_of(info: FontInfo) -> float:
-    return text_font(info).width
-
-
 def _table(info: FontInfo) -> dict[int, str]:
     unicode = info.unicode or builtin_symbol_text(info)
     return {code: text for code, text in unicode.items() if len(text) != 1 or ord(text) != code}

@@ -1,10 +1,10 @@
 """What real readers extract, and the signals they give about it.
 
-PDFium (through pypdfium2) is the reader the classifier runs on every page:
-it is fast, and it is the one reader that tells its caller, per character,
-when a glyph had no Unicode mapping. Poppler and pypdf are run by tests and
-by the fixture truth, through the helpers here, so that "what a standard
-reader extracts" always means the same thing.
+PDFium (through pypdfium2) is the reader the classifier asks when its own
+decoding of a page is not enough: for fonts it cannot decode, for suspect
+pages, and for the sample of what a real reader shows. Poppler and pypdf
+are run by tests, the demo and the fixture truth, through the helpers here,
+so that "what a standard reader extracts" always means the same thing.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,35 +66,14 @@ def pdfium_version() -> str:
     return f"PDFium {pdfium.version.PDFIUM_INFO} (pypdfium2 {pdfium.version.PYPDFIUM_INFO})"
 
 
-@dataclass(frozen=True)
-class PdfiumPage:
-    """PDFium's view of one page: its text and how many characters it could not map."""
-
-    text: str
-    chars: int
-    map_errors: int | None  # None when not counted
-
-
-def pdfium_page(doc: Any, index: int, *, count_map_errors: bool = False) -> PdfiumPage:
-    """Extract one page's text with PDFium; optionally count per-character map errors.
-
-    Counting map errors costs one call per character, so the classifier asks
-    for it only on pages whose fonts are already under suspicion.
-    """
-    import pypdfium2.raw as raw
-
+def pdfium_page_text(doc: Any, index: int) -> str:
+    """One page's text as PDFium extracts it (the lines joined by newlines)."""
     page = doc[index]
     try:
         textpage = page.get_textpage()
         try:
-            count = textpage.count_chars()
-            text = textpage.get_text_range() if count else ""
-            errors: int | None = None
-            if count_map_errors and count:
-                has_error = raw.FPDFText_HasUnicodeMapError
-                handle = textpage.raw
-                errors = sum(1 for i in range(count) if has_error(handle, i) == 1)
-            return PdfiumPage(text=_clean_pdfium(text), chars=count, map_errors=errors)
+            text = textpage.get_text_range() if textpage.count_chars() else ""
+            return _clean_pdfium(text)
         finally:
             textpage.close()
     finally:
@@ -107,7 +85,7 @@ def _clean_pdfium(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\x02", "")
 
 
-def poppler_text(path: str, *, page: int | None = None) -> str:
+def poppler_text(path: str, *, page: int | None = None, timeout: float = 120) -> str:
     """`pdftotext -enc UTF-8` (poppler): the reader most pipelines use."""
     exe = shutil.which("pdftotext")
     if exe is None:
@@ -115,7 +93,7 @@ def poppler_text(path: str, *, page: int | None = None) -> str:
     args = [exe, "-enc", "UTF-8", "-q"]
     if page is not None:
         args += ["-f", str(page), "-l", str(page)]
-    done = subprocess.run([*args, path, "-"], capture_output=True, check=False, timeout=120)
+    done = subprocess.run([*args, path, "-"], capture_output=True, check=False, timeout=timeout)
     return done.stdout.decode("utf-8", errors="replace")
 
 
@@ -131,17 +109,12 @@ def pypdf_text(data: bytes) -> list[str]:
     return [page.extract_text() or "" for page in reader.pages]
 
 
-def visible_letters(text: str) -> int:
-    """Letters (any script) in a text: what a language judgement can stand on."""
-    return sum(1 for ch in text if unicodedata.category(ch).startswith("L"))
-
-
 def pdfium_text_of(data: bytes) -> list[str]:
     """PDFium's extraction of every page, for tests and the demo."""
     from .source import PdfSource, open_pdfium
 
     doc = open_pdfium(PdfSource("<bytes>", data))
     try:
-        return [pdfium_page(doc, i).text for i in range(len(doc))]
+        return [pdfium_page_text(doc, i) for i in range(len(doc))]
     finally:
         doc.close()
