@@ -71,6 +71,22 @@ def tounicode_stream(pairs: dict[int, str], width: int = 2) -> bytes:
     return "\n".join(lines).encode()
 
 
+def dejavu_descriptor(**entries: Any) -> pikepdf.Dictionary:
+    """The FontDescriptor of the DejaVu Sans subsets these tests embed (flag 4: symbolic)."""
+    return pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/ABCDEF+DejaVuSans"),
+        Flags=4,
+        FontBBox=[-1021, -463, 1793, 1232],
+        ItalicAngle=0,
+        Ascent=928,
+        Descent=-236,
+        CapHeight=729,
+        StemV=80,
+        **entries,
+    )
+
+
 def type0_pdf(
     text: str = TEXT,
     *,
@@ -83,17 +99,7 @@ def type0_pdf(
     """One page drawing *text* with a CID TrueType Identity-H font, optionally broken."""
     program, gids = subset(text, drop_cmap=drop_cmap, post3=post3)
     pdf = pikepdf.new()
-    descriptor = pikepdf.Dictionary(
-        Type=pikepdf.Name.FontDescriptor,
-        FontName=pikepdf.Name("/ABCDEF+DejaVuSans"),
-        Flags=4,
-        FontBBox=[-1021, -463, 1793, 1232],
-        ItalicAngle=0,
-        Ascent=928,
-        Descent=-236,
-        CapHeight=729,
-        StemV=80,
-    )
+    descriptor = dejavu_descriptor()
     if embed:
         descriptor.FontFile2 = pdf.make_stream(program)
     cidfont = pdf.make_indirect(
@@ -553,18 +559,7 @@ def symbolic_truetype_pdf(text: str, *, drop_cmap: bool) -> bytes:
     """A simple TrueType flagged symbolic, with no Encoding and no ToUnicode (codes = ASCII)."""
     program, _ = subset(text, drop_cmap=drop_cmap, post3=True)
     pdf = pikepdf.new()
-    descriptor = pikepdf.Dictionary(
-        Type=pikepdf.Name.FontDescriptor,
-        FontName=pikepdf.Name("/ABCDEF+DejaVuSans"),
-        Flags=4,
-        FontBBox=[-1021, -463, 1793, 1232],
-        ItalicAngle=0,
-        Ascent=928,
-        Descent=-236,
-        CapHeight=729,
-        StemV=80,
-        FontFile2=pdf.make_stream(program),
-    )
+    descriptor = dejavu_descriptor(FontFile2=pdf.make_stream(program))
     font = pikepdf.Dictionary(
         Type=pikepdf.Name.Font,
         Subtype=pikepdf.Name.TrueType,
