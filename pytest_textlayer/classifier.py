@@ -309,7 +309,7 @@ def _readable_anyway(
     for use in content.fonts:
         if not use.bad_glyphs:
             continue
-        status, route = use.status, use.route
+        status, route, _ = use.judge()  # one judgement; the properties each judge again
         if status is FontStatus.WRONG and route == "pua":
             alone = min(use.bad_glyphs, len(_SYMBOL_AREA.findall(use.text)))
             if alone:
