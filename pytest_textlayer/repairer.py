@@ -661,6 +661,8 @@ def _repair_open(
     writer: Any,
     classify: Any,
 ) -> RepairReport:
+    from . import glyphocr
+
     bad_before = {p.number - 1 for p in before.pages if not p.ok}
     model = langmodel.reference_model()
     model_lang = settings.lang
@@ -683,7 +685,7 @@ def _repair_open(
             pages = sorted({i for p in open_plans for i in p.usage.pages})
             tess_lang, how = _choose_lang(lang, readable, _page_images(data, pages[:1]), notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
-            found = recover.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
+            found = glyphocr.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:
                 if plan.usage.key in found:
                     plan.correct(found[plan.usage.key])

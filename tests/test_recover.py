@@ -7,7 +7,7 @@ import io
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer import recover
+from pytest_textlayer import glyphocr, recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -75,7 +75,7 @@ def test_votes_need_numbers_and_agreement() -> None:
         8: [("µ", 95.0), ("μ", 96.0)],  # micro sign and mu are one reading
     }
     counts = {1: 4, 2: 2, 3: 1, 4: 2, 5: 1, 6: 2, 7: 1, 8: 2}
-    assert recover.vote(readings, counts) == {1: "a", 3: "q", 6: " ", 8: "μ"}
+    assert glyphocr.vote(readings, counts) == {1: "a", 3: "q", 6: " ", 8: "μ"}
 
 
 def test_usable_text_rejects_what_a_tounicode_must_not_carry() -> None:
@@ -100,8 +100,8 @@ def test_collect_fonts_follows_form_xobjects_and_splits_tj_gaps() -> None:
     assert usage.pages[0][-2:] == [[0x2B, 0x48], [0x4F]]
 
 
-def _glyph(code: int, x0: float, x1: float, blank: bool = False) -> recover._Glyph:
-    return recover._Glyph(code, (x0, 100.0, x1, 140.0), blank)
+def _glyph(code: int, x0: float, x1: float, blank: bool = False) -> glyphocr._Glyph:
+    return glyphocr._Glyph(code, (x0, 100.0, x1, 140.0), blank)
 
 
 def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
@@ -117,7 +117,7 @@ def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
         OcrChar("o", (103, 110, 127, 138), 97.0, 2, 1),
         OcrChar("n", (133, 110, 157, 138), 97.0, 2, 1),
     ]
-    got = {g.code: text for g, (text, _) in recover.read_glyphs(glyphs, chars)}
+    got = {g.code: text for g, (text, _) in glyphocr.read_glyphs(glyphs, chars)}
     assert got == {1: "N", 2: "A", 3: "P", 4: " ", 5: "o", 6: "n"}
 
 
@@ -129,18 +129,18 @@ def test_a_glyph_between_two_words_where_ocr_saw_nothing_is_a_space() -> None:
         OcrChar("a", (3, 110, 27, 138), 99.0, 1, 1),
         OcrChar("b", (48, 104, 72, 138), 99.0, 2, 1),
     ]
-    got = {g.code: text for g, (text, _) in recover.read_glyphs(glyphs, chars)}
+    got = {g.code: text for g, (text, _) in glyphocr.read_glyphs(glyphs, chars)}
     assert got == {1: "a", 9: " ", 2: "b"}
 
 
 def test_overlapping_type3_boxes_become_cells_between_origins() -> None:
     font_box = (0.0, 50.0, 300.0, 150.0)
     chars = [
-        recover._Char(1, font_box, False, True, (10.0, 140.0)),
-        recover._Char(2, font_box, False, True, (40.0, 140.0)),
-        recover._Char(3, font_box, False, True, (65.0, 140.0)),
+        glyphocr._Char(1, font_box, False, True, (10.0, 140.0)),
+        glyphocr._Char(2, font_box, False, True, (40.0, 140.0)),
+        glyphocr._Char(3, font_box, False, True, (65.0, 140.0)),
     ]
-    cells = recover._cells(chars)
+    cells = glyphocr._cells(chars)
     assert [c.box[0] for c in cells] == [10.0, 40.0, 65.0]
     assert [c.box[2] for c in cells[:2]] == [40.0, 65.0]
     assert cells[2].box[2] - cells[2].box[0] < 60  # the last one gets a typical advance
