@@ -1,0 +1,115 @@
+"""The per-user cache saves start-up time and never changes an answer or raises."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer import encodings, langmodel, usercache
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(usercache.ENV, str(folder))
+    return folder
+
+
+def _counting_build(calls: list[int], value: object) -> object:
+    def build() -> object:
+        calls.append(1)
+        return value
+
+    return build
+
+
+def test_second_call_reads_the_entry_instead_of_building(cache: Path, tmp_path: Path) -> None:
+    source = tmp_path / "data.txt"
+    source.write_text("one")
+    calls: list[int] = []
+    first = usercache.cached("thing", [source], _counting_build(calls, {"a": 1}))
+    second = usercache.cached("thing", [source], _counting_build(calls, {"a": 2}))
+    assert first == second == {"a": 1}
+    assert calls == [1]
+    assert [p.name.split("-")[0] for p in cache.glob("*.pickle")] == ["thing"]
+    assert (cache.stat().st_mode & 0o777) == 0o700
+
+
+def test_a_changed_source_builds_again_and_drops_the_old_entry(cache: Path, tmp_path: Path) -> None:
+    source = tmp_path / "data.txt"
+    source.write_text("one")
+    calls: list[int] = []
+    usercache.cached("thing", [source], _counting_build(calls, 1))
+    source.write_text("two, longer")
+    assert usercache.cached("thing", [source], _counting_build(calls, 2)) == 2
+    assert len(calls) == 2
+    assert len(list(cache.glob("thing-*.pickle"))) == 1
+
+
+def test_a_corrupt_entry_is_rebuilt(cache: Path, tmp_path: Path) -> None:
+    source = tmp_path / "data.txt"
+    source.write_text("one")
+    key = usercache.entry_key("thing", [source])
+    cache.mkdir(mode=0o700)
+    (cache / f"{key}.pickle").write_bytes(b"not a pickle")
+    assert usercache.cached("thing", [source], lambda: 7) == 7
+    with (cache / f"{key}.pickle").open("rb") as fh:
+        assert pickle.load(fh) == 7
+
+
+def test_empty_setting_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(usercache.ENV, "")
+    monkeypatch.chdir(tmp_path)
+    calls: list[int] = []
+    for _ in range(2):
+        usercache.cached("thing", [Path(__file__)], _counting_build(calls, 1))
+    assert calls == [1, 1]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unusable_folder_only_costs_the_build(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder should be")
+    monkeypatch.setenv(usercache.ENV, str(blocker / "cache"))
+    assert usercache.cached("thing", [Path(__file__)], lambda: "built") == "built"
+    assert blocker.read_text() == "a file where the folder should be"
+
+
+def test_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(usercache.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert usercache.cache_dir() == tmp_path / "pytest-textlayer"
+
+
+TEXTS = [
+    "The committee reviews the annual report and the auditors' notes on revenue.",
+    "Le comité examine le rapport annuel et les notes des commissaires aux comptes.",
+    "Комитет рассматривает годовой отчёт и замечания аудиторов о выручке компании.",
+    "Η επιτροπή εξετάζει την ετήσια έκθεση και τις σημειώσεις των ελεγκτών της εταιρείας.",
+    "81,7('67$7(6',675,&7&2857 )LOWHU FDUWULGJH )LOWHU FDUWULGJH )LOWHU",
+    "委员会审查了年度报告和审计师关于收入确认的说明以及附录中的各项内容。",
+]
+
+
+def test_the_cached_reference_judges_exactly_as_a_fresh_build(cache: Path) -> None:
+    _, fresh = langmodel._build_reference()
+    restored = pickle.loads(pickle.dumps(fresh, protocol=pickle.HIGHEST_PROTOCOL))
+    for text in TEXTS:
+        assert langmodel.judge(text, restored) == langmodel.judge(text, fresh), text
+
+
+def test_named_encodings_from_the_cache_match_the_glyph_list(cache: Path) -> None:
+    from fontTools import agl
+
+    tables, meanings = encodings._build_standard()
+    for name in encodings.NAMED_ENCODINGS:
+        assert encodings.encoding_table(name) == tables[name] == encodings._build_table(name)
+    for glyph, text in meanings.items():
+        assert text == agl.toUnicode(glyph)
+        assert encodings.name_to_unicode(glyph) == text
+    assert encodings.name_to_unicode("a1", True) == agl.toUnicode("a1", isZapfDingbats=True)
+    assert os.environ[usercache.ENV] == str(cache)
