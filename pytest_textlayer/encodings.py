@@ -26,16 +26,57 @@ def is_index_name(name: str) -> bool:
 @functools.lru_cache(maxsize=8192)
 def name_to_unicode(name: str, zapf: bool = False) -> str:
     """The AGL specification's mapping of a glyph name ('' when the name means nothing)."""
-    from fontTools import agl
-
     if not name or name == ".notdef":
         return ""
+    if not zapf:
+        known = _standard()[1].get(name)
+        if known is not None:
+            return known
+    from fontTools import agl
+
     return str(agl.toUnicode(name, isZapfDingbats=zapf))
 
 
-@functools.lru_cache(maxsize=4)
 def encoding_table(name: str) -> dict[int, str]:
     """Code → glyph name for a named encoding (codes the encoding leaves undefined are absent)."""
+    if name not in NAMED_ENCODINGS:
+        raise KeyError(name)
+    return _standard()[0][name]
+
+
+_STANDARD: list[tuple[dict[str, dict[int, str]], dict[str, str]]] = []
+
+
+def _standard() -> tuple[dict[str, dict[int, str]], dict[str, str]]:
+    """The named encodings' tables and what their glyph names mean, kept in the user cache.
+
+    Most documents use only these names, and reading the Adobe Glyph List
+    (importing fontTools.agl) costs about 10 ms a process; the answers do not
+    change until this module or fontTools' list does.
+    """
+    if not _STANDARD:
+        from importlib.machinery import PathFinder
+        from pathlib import Path
+
+        from .usercache import cached
+
+        shaped_by = [Path(__file__)]
+        spec = PathFinder.find_spec("fontTools")  # found, not imported
+        if spec is not None and spec.submodule_search_locations:
+            shaped_by.append(Path(next(iter(spec.submodule_search_locations))) / "agl.py")
+        _STANDARD.append(cached("encodings", shaped_by, _build_standard))
+    return _STANDARD[0]
+
+
+def _build_standard() -> tuple[dict[str, dict[int, str]], dict[str, str]]:
+    from fontTools import agl
+
+    tables = {name: _build_table(name) for name in NAMED_ENCODINGS}
+    names = {glyph for table in tables.values() for glyph in table.values()}
+    return tables, {glyph: str(agl.toUnicode(glyph)) for glyph in sorted(names)}
+
+
+def _build_table(name: str) -> dict[int, str]:
     from fontTools import agl
 
     table: dict[int, str] = {}
