@@ -421,12 +421,44 @@ def _differences(font: Any) -> dict[int, str]:
 _INDEX_NAME = re.compile(r"(?:g|gid|glyph|index|cid)0*(\d+)")
 
 
-def _simple_truetype_glyph(tt: Any, code: int, diffs: Mapping[int, str]) -> str | None:
+def _base_encoding(font: Any) -> dict[int, str]:
+    """Code -> glyph name of a simple font's base encoding (/Encoding or its /BaseEncoding).
+
+    A font flagged non-symbolic without one uses StandardEncoding (PDF 9.6.6.1); a
+    symbolic one has only its program's built-in encoding, which this does not read.
+    """
+    import pikepdf
+
+    from .encodings import encoding_table
+
+    enc = font.get("/Encoding")
+    if isinstance(enc, pikepdf.Dictionary):
+        enc = enc.get("/BaseEncoding")
+    if isinstance(enc, pikepdf.Name):
+        name = str(enc)[1:]
+    else:
+        desc = font.get("/FontDescriptor")
+        flags = int(desc.get("/Flags", 0)) if desc is not None else 0
+        if flags & 4:
+            return {}
+        name = "StandardEncoding"
+    try:
+        return encoding_table(name)
+    except KeyError:
+        return {}
+
+
+def _simple_truetype_glyph(
+    tt: Any, code: int, diffs: Mapping[int, str], base: Mapping[int, str] | None = None
+) -> str | None:
     """Glyph name for ``code`` of a simple TrueType font, the way viewers look it up.
 
     A /Differences name the font does not know but which numbers a glyph
     (``g12``) is read as that glyph id, as pdf.js does; the program's own
-    cmap or post table then says what the glyph is.
+    cmap or post table then says what the glyph is. A code with a glyph
+    name (Differences, else the base encoding) selects, through the name's
+    Unicode value, the glyph of the (3,1) Unicode cmap (PDF 9.6.6.4): the
+    glyph drawn is that character's.
     """
     order = tt.getGlyphOrder()
     name = diffs.get(code)
@@ -436,10 +468,18 @@ def _simple_truetype_glyph(tt: Any, code: int, diffs: Mapping[int, str]) -> str 
     if match and 0 < int(match.group(1)) < len(order):
         return str(order[int(match.group(1))])
     if "cmap" in tt:
-        for pid, eid, probe in ((3, 0, 0xF000 + code), (3, 0, code), (1, 0, code)):
+        for pid, eid, probe in ((3, 0, 0xF000 + code), (3, 0, code)):
             table = tt["cmap"].getcmap(pid, eid)
             if table is not None and probe in table.cmap:
                 return str(table.cmap[probe])
+        unicode_table = tt["cmap"].getcmap(3, 1)
+        named = name or (base or {}).get(code)
+        text = _agl(named) if named and unicode_table is not None else ""
+        if len(text) == 1 and ord(text) in unicode_table.cmap:
+            return str(unicode_table.cmap[ord(text)])
+        table = tt["cmap"].getcmap(1, 0)
+        if table is not None and code in table.cmap:
+            return str(table.cmap[code])
     # A subset written with codes = glyph ids (some Word exports): no table says so, so no guess.
     return None
 
@@ -455,8 +495,9 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         tt = _load_truetype(desc["/FontFile2"].read_bytes())
         by_glyph = _unicode_by_glyph(tt)
         post_ok = _post_names_are_real(tt)
+        base = _base_encoding(font)
         for code in usage.codes():
-            name = _simple_truetype_glyph(tt, code, diffs)
+            name = _simple_truetype_glyph(tt, code, diffs, base)
             if name is None:
                 continue
             text, how = _name_text(name, by_glyph, post_ok)

@@ -70,3 +70,27 @@ def test_a_shifted_tex_font_keeps_its_case(tmp_path: Path) -> None:
     assert report.ok
     text = " ".join(_poppler(fixed).split())
     assert "layout detection" in text and "LAYOUT DETECTION" not in text
+
+
+def _broken_and_repaired(tmp_path: Path, name: str, breaker: str) -> tuple[str, str]:
+    """Poppler's text of the original and of the repaired broken copy (all fonts broken)."""
+    from pytest_textlayer.breakers import break_pdf
+
+    source = _corpus(name)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(break_pdf(source.read_bytes(), breaker, select="all").pdf)
+    assert " ".join(_poppler(broken).split()) != " ".join(_poppler(source).split())
+    fixed = tmp_path / "fixed.pdf"
+    repair(broken, fixed, ocr="never")
+    return " ".join(_poppler(source).split()), " ".join(_poppler(fixed).split())
+
+
+@pytest.mark.parametrize("breaker", ["pua", "collapse"])
+def test_a_wrong_tounicode_gives_way_to_the_encoding_and_the_unicode_cmap(
+    tmp_path: Path, breaker: str
+) -> None:
+    """Non-symbolic TrueType subsets with /WinAnsiEncoding and a (3,1) cmap (a PDF/UA
+    producer): each code's glyph name selects the glyph through the Unicode cmap, so that
+    character is what the glyph shows, whatever the ToUnicode says."""
+    want, got = _broken_and_repaired(tmp_path, "opendataloader__PDFUA-Ref-2-10_Form.pdf", breaker)
+    assert got == want
