@@ -64,6 +64,12 @@ def _mul(m: Matrix, n: Matrix) -> Matrix:
     )
 
 
+def _translate(m: Matrix, tx: float, ty: float) -> Matrix:
+    """A translation by (tx, ty) then m: what Td, TD and T* do to the line matrix."""
+    a, b, c, d, e, f = m
+    return (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+
 def _bbox(
     m: Matrix, box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
 ) -> tuple[float, ...]:
@@ -337,18 +343,13 @@ class _Walker:
         fonts: dict[str, Any] = {}  # Tf operand -> what self.font gave, for this stream
         for op, args in ops:
             try:
+                # Most frequent first (Tj, Td, Tf, TJ make up nine in ten of a typeset page).
                 if op == b"Tj":
                     if args:
                         shown = args if len(args) == 1 else (args[-1],)
                         self.show(shown, state, resources, tm, depth, type3, actual > 0)
                 elif op == b"Td":
-                    tx, ty = float(args[0]), float(args[1])
-                    tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
-                    tm = tlm
-                elif op == b"Tm":
-                    if len(args) == 6:
-                        a, b, c, d, e, f = map(float, args)
-                        tm = tlm = (a, b, c, d, e, f)
+                    tm = tlm = _translate(tlm, float(args[0]), float(args[1]))
                 elif op == b"Tf":
                     name = args[0] if args else None
                     if type(name) is str:  # the same font is selected again and again
@@ -364,22 +365,24 @@ class _Walker:
                 elif op == b"TJ":
                     if args:
                         self.show(args[0], state, resources, tm, depth, type3, actual > 0)
+                elif op == b"Tm":
+                    if len(args) == 6:
+                        a, b, c, d, e, f = map(float, args)
+                        tm = tlm = (a, b, c, d, e, f)
                 elif op == b"T*":
-                    tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
-                    tm = tlm
+                    tm = tlm = _translate(tlm, 0.0, -state.leading)
                 elif op == b"TL":
                     state.leading = float(args[0])
-                elif op in (b"BT", b"ET"):
-                    if op == b"BT":
-                        tm = tlm = IDENTITY
+                elif op == b"BT":
+                    tm = tlm = IDENTITY
+                elif op == b"ET":
+                    pass
                 elif op == b"TD":
                     tx, ty = float(args[0]), float(args[1])
                     state.leading = -ty
-                    tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
-                    tm = tlm
+                    tm = tlm = _translate(tlm, tx, ty)
                 elif op in (b"'", b'"'):
-                    tlm = _mul((1, 0, 0, 1, 0, -state.leading), tlm)
-                    tm = tlm
+                    tm = tlm = _translate(tlm, 0.0, -state.leading)
                     if args:
                         self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
                 elif op == b"Tr":
