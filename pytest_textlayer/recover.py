@@ -259,23 +259,47 @@ def _load_truetype(data: bytes) -> Any:
     return TTFont(io.BytesIO(data), lazy=None, fontNumber=0, recalcBBoxes=False)
 
 
+#: Arabic presentation forms (U+FB50-FDFF, U+FE70-FEFC): contextual forms and ligatures. A
+#: font program maps its positional glyphs to them; the text they show is the letters.
+#: (Latin ligatures stay: producers write U+FB01 as often as "fi", and so does poppler.)
+_PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufefc]")
+
+
+def plain_text(text: str) -> str:
+    """``text`` with Arabic presentation forms written as the letters they show (ﺗ -> ت).
+
+    Producers' ToUnicode maps give the letters, and searching or copying text
+    needs them; a glyph's contextual form is only how it is drawn.
+    """
+    import unicodedata
+
+    if not _PRESENTATION.search(text):
+        return text
+    return _PRESENTATION.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+
+
 def _unicode_by_glyph(tt: Any) -> dict[str, str]:
-    """Glyph name -> best character of the font's Unicode cmap subtables (no PUA)."""
-    out: dict[str, str] = {}
+    """Glyph name -> best character of the font's Unicode cmap subtables (no PUA).
+
+    Presentation forms come back as their letters (:func:`plain_text`).
+    """
+    best: dict[str, tuple[int, int, str]] = {}
     if "cmap" not in tt:
-        return out
+        return {}
     for table in tt["cmap"].tables:
         if not table.isUnicode():
             continue
         for cp, name in table.cmap.items():
-            ch = chr(cp)
-            if not usable_text(ch):
+            text = plain_text(chr(cp))
+            if not usable_text(text):
                 continue
-            old = out.get(name)
-            # Prefer the lowest code point: U+0020 over U+00A0 for the one space glyph.
-            if old is None or cp < ord(old):
-                out[name] = ch
-    return out
+            # Prefer the lowest code point: U+0020 over U+00A0 for the one space glyph. Forms
+            # are ranked by their letters: the medial form shared by Arabic yeh and Farsi yeh
+            # (U+FEF4, U+FBFF) is the basic letter's, U+064A.
+            key = (ord(text[0]), cp, text)
+            if name not in best or key < best[name]:
+                best[name] = key
+    return {name: key[2] for name, key in best.items()}
 
 
 #: AGL names mapped to two code points, where fontTools picks the symbol over the Greek letter
@@ -283,7 +307,12 @@ def _unicode_by_glyph(tt: Any) -> dict[str, str]:
 _AGL_LETTERS = {"Omega": "\u03a9", "Delta": "\u0394"}
 
 
-def _agl(name: str) -> str:
+def _agl(name: str, *, plain: bool = True) -> str:
+    """The text a glyph name stands for through the AGL ('' when none or unusable).
+
+    ``plain``: Arabic presentation forms as their letters, the text a ToUnicode should carry;
+    without it the code point the name gives, to find a glyph by.
+    """
     from fontTools.agl import toUnicode
 
     if not name or name.startswith(".") or name in ("notdef",):
@@ -295,6 +324,8 @@ def _agl(name: str) -> str:
         text = str(toUnicode(name))
     except Exception:  # noqa: BLE001 - a malformed name resolves to nothing
         return ""
+    if plain:
+        text = plain_text(text)
     return text if usable_text(text) else ""
 
 
@@ -474,7 +505,7 @@ def _simple_truetype_glyph(
                 return str(table.cmap[probe])
         unicode_table = tt["cmap"].getcmap(3, 1)
         named = name or (base or {}).get(code)
-        text = _agl(named) if named and unicode_table is not None else ""
+        text = _agl(named, plain=False) if named and unicode_table is not None else ""
         if len(text) == 1 and ord(text) in unicode_table.cmap:
             return str(unicode_table.cmap[ord(text)])
         table = tt["cmap"].getcmap(1, 0)
@@ -703,17 +734,21 @@ def offset_map(
     destinations were all shifted.
     """
     out: dict[int, str] = {}
+    values: dict[int, tuple[int, ...]]
     if base is None:
-        numbers = _gid_codes(usage)
+        values = {c: (g,) for c, g in _gid_codes(usage).items()}
     else:
+        # A ligature's value ("fi") was shifted character by character: so it moves back.
         drawn = usage.codes()
-        numbers = {c: ord(t) for c, t in base.items() if len(t) == 1 and c in drawn}
-    for code, number in numbers.items():
-        cp = number + offset
-        if 0x20 <= cp < 0x110000:
-            ch = chr(cp)
-            if usable_text(ch) and not 0xD800 <= cp <= 0xDFFF:
-                out[code] = ch
+        values = {
+            c: tuple(map(ord, t)) for c, t in base.items() if 0 < len(t) <= 4 and c in drawn
+        }
+    for code, numbers in values.items():
+        moved = [number + offset for number in numbers]
+        if all(0x20 <= cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF for cp in moved):
+            text = "".join(map(chr, moved))
+            if usable_text(text):
+                out[code] = text
     return out
 
 

@@ -63,6 +63,21 @@ def test_offset_map_and_wordlike() -> None:
     assert recover.wordlike("¦a¤ď¶³a¢a´") < 0.5
 
 
+def test_a_shifted_ligature_value_moves_back_character_by_character() -> None:
+    usage = _usage(severed_pdf(["Hello world"], order="mac-standard", keep="none"))
+    codes = sorted(usage.codes())
+    down = {code: "".join(chr(ord(ch) - 29) for ch in text)
+            for code, text in zip(codes, ["fi", "a", "\ufb01"], strict=False)}
+    back = recover.offset_map(usage, 29, base=down)
+    assert [back[c] for c in codes[:3]] == ["fi", "a", "\ufb01"]
+
+
+def test_presentation_forms_read_as_letters() -> None:
+    assert recover.plain_text("\ufe97\ufea4\ufeb4\ufbff\ufee6") == "تحسین"
+    assert recover.plain_text("\ufef7") == "لأ"
+    assert recover.plain_text("\ufb01 Ｏ") == "\ufb01 Ｏ"  # Latin ligatures, fullwidth kept
+
+
 def test_votes_need_numbers_and_agreement() -> None:
     readings = {
         1: [("a", 99.0), ("a", 98.0), ("o", 60.0), ("a", 97.0)],  # 3 of 4 agree: mapped

@@ -94,3 +94,14 @@ def test_a_wrong_tounicode_gives_way_to_the_encoding_and_the_unicode_cmap(
     character is what the glyph shows, whatever the ToUnicode says."""
     want, got = _broken_and_repaired(tmp_path, "opendataloader__PDFUA-Ref-2-10_Form.pdf", breaker)
     assert got == want
+
+
+def test_arabic_glyphs_read_from_the_cmap_give_letters_not_presentation_forms(
+    tmp_path: Path,
+) -> None:
+    """Word's Arabic TrueType subsets lose their ToUnicode (a name instead of a stream): the
+    embedded cmap maps positional glyphs only to presentation forms (ﺗﺤﺴﯿﻦ), the letters
+    (تحسين) are what the producer wrote and what search needs."""
+    want, got = _broken_and_repaired(tmp_path, "docling__right_to_left_01.pdf", "tounicode-name")
+    assert "\ufe97" not in got
+    assert got == want
