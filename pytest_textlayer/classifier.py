@@ -198,6 +198,7 @@ def classify_page(
     decision = (
         _presence(content, reader)
         or _static(content, fonts, settings, text, model, spared)
+        or _contradicted(content, settings)
         or (None if content.text_complete else _reader_signals(text, settings))
         or _language(text, content, settings, model, trust, number)
     )
@@ -367,6 +368,61 @@ def _undecodable_or_shifted(
 def _bad_font_lines(fonts: tuple[FontReport, ...]) -> list[str]:
     return [f"{f.describe()}; {f.unmapped} of {f.glyphs} glyphs unmapped" for f in fonts
             if f.unmapped]
+
+
+#: Distinct codes of one font a page must draw against its program's account before they count,
+#: unless every letter the page draws with it is contradicted (a folio 'ii'): one or two odd
+#: glyphs among right ones are a producer's quirk, not a wrong map.
+MIN_CONTRADICTED_CODES = 3
+
+
+def _contradicted(content: PageContent, settings: CheckSettings) -> _Decision | None:
+    """Glyphs whose ToUnicode contradicts their font's own glyph names or cmap (crosscheck).
+
+    A permuted or shifted ToUnicode gives ordinary characters that are not the
+    ones drawn; the font program usually names its glyphs, and when most of
+    the letters a page draws with a font are named one thing and mapped to
+    another, those glyphs are wrong whatever the language judge makes of
+    them. Weighed like unmapped glyphs: more than the bad-glyph share of the
+    page condemns it. The check is cached per font; clean fonts cost nothing.
+    """
+    if not content.glyphs:
+        return None
+    wrong_total = 0
+    lines: list[str] = []
+    offsets: set[int | None] = set()
+    repaired: list[str] = []
+    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
+        found = use.font.contradiction
+        if found is None:
+            continue
+        drawn = use.codes
+        compared, wrong, distinct = found.weigh(drawn)
+        if wrong * 2 <= compared or (distinct < MIN_CONTRADICTED_CODES and wrong < compared):
+            continue
+        wrong_total += wrong
+        offsets.add(found.offset)
+        lines.append(f"font {use.font.name} ({use.font.subtype}): {found.describe(drawn)}; "
+                     f"{wrong} of {use.glyphs} glyphs drawn")
+        if found.offset is not None:
+            from .textrepair import shift
+
+            repaired.append(shift(use.text, -found.offset))
+    if not wrong_total or wrong_total / content.glyphs <= settings.max_bad_glyphs:
+        return None
+    share = wrong_total / content.glyphs
+    summary = (f"{wrong_total} of {content.glyphs} glyphs drawn ({share:.0%}) read as other "
+               "characters than their fonts name")
+    if len(offsets) == 1 and None not in offsets:
+        offset = -next(iter(o for o in offsets if o is not None))
+        sample = " ".join(" ".join(r.split()) for r in repaired)
+        return _Decision(
+            Verdict.SHIFTED,
+            (*lines, summary, f"the declared map reads right once shifted by {offset:+d} code "
+             f"points", f"repaired sample: {sample[:60]!r}"),
+            "fonts", offset=offset, repaired_sample=sample[:SAMPLE_LIMIT],
+        )
+    return _Decision(Verdict.GARBLED, (*lines, summary), "fonts")
 
 
 # Rung 3 -------------------------------------------------------------------

@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .cmaps import CMap, parse_cmap
+from .crosscheck import Contradiction, compare, name_texts, program_texts, symbolic_texts
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
 from .model import FontStatus
 
@@ -105,6 +106,9 @@ class FontInfo:
     codes_are_utf16: bool = False
     #: (kind, stream, cidfont) to compute ``recovered`` on first use (Type0 with a ToUnicode).
     lazy_program: Any = field(default=None, repr=False)
+    #: (ToUnicode map, zero-argument callable giving the font's own texts per code and their
+    #: source) for :attr:`contradiction`; None when the font has no ToUnicode or no account.
+    own_account: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -156,6 +160,22 @@ class FontInfo:
                 found = {}
             object.__setattr__(self, "recovered", {**found, **self.recovered})
         return self.recovered.get(code)
+
+    @cached_property
+    def contradiction(self) -> Contradiction | None:
+        """Where the ToUnicode contradicts the font's own glyph names or cmap (first use only).
+
+        Read while the PDF is open; a program that cannot be read says nothing.
+        """
+        if self.own_account is None:
+            return None
+        tounicode, account = self.own_account
+        object.__setattr__(self, "own_account", None)
+        try:
+            own, source = account()
+        except Exception:  # noqa: BLE001 - the PDF was closed or the program is broken
+            return None
+        return compare(tounicode, own, source) if own else None
 
     # -- judging a page's use of the font -----------------------------------------------------
     @property
@@ -789,6 +809,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             embedded=embedded,
             program=kind,
             glyph_names=names,
+            own_account=(cmap.unicode, _simple_account(names, zapf, subtype, symbolic, kind,
+                                                       get_program)),
         )
     extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
     if extra:
@@ -807,6 +829,26 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         program=kind,
         glyph_names=names,
     )
+
+
+def _simple_account(
+    names: dict[int, str], zapf: bool, subtype: str, symbolic: bool, kind: str | None,
+    get_program: Any,
+) -> Any:
+    """The zero-argument callable giving a simple font's own texts per code (see crosscheck).
+
+    The glyph names its encoding selects; a symbolic TrueType selects glyphs by
+    code through its own cmap, so its tables speak for it instead.
+    """
+
+    def account() -> tuple[dict[int, frozenset[str]], str]:
+        if subtype == "TrueType" and kind in ("TrueType", "OpenType") and (symbolic or not names):
+            own, source = symbolic_texts(get_program())
+            if own:
+                return own, source
+        return name_texts(names, zapf), "glyph names"
+
+    return account
 
 
 def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
@@ -918,6 +960,11 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             embedded=kind is not None,
             program=kind,
             lazy_program=(kind, data, cidfont) if kind is not None else None,
+            own_account=(
+                (cmap.unicode, lambda: program_texts(kind, data, cidfont))
+                if kind is not None and code_to_cid is None and not predefined
+                else None
+            ),
         )
     if collection:
         problem = None

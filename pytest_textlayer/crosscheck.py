@@ -1,0 +1,248 @@
+"""A font's ToUnicode against the font's own evidence: the names and cmap of the glyphs it draws.
+
+A ToUnicode is a claim about what each code draws; the font usually holds a
+second, independent account: the glyph names its encoding selects (simple
+Type1, CFF and TrueType fonts: WinAnsi, MacRoman, /Differences, a built-in
+encoding), or, for a Type0 font, the Unicode ``cmap`` subtable, ``post``
+glyph names or CFF charset names of the glyph each CID selects. When the two
+accounts agree on the letters, nothing is said. When most letters the program
+names are given as *other* letters by the ToUnicode (a permuted map), or the
+ToUnicode sits a constant distance from the program's letters (a shifted
+map), the ToUnicode is wrong: readers print ordinary characters that are not
+the ones drawn, which no count of unmapped codes can see and a language
+judge misses on short pages.
+
+Only letters are compared, within one script, after NFKC and case folding (small capitals,
+ligatures and alternates such as ``a.sc``, ``f_i`` or ``g.alt`` fold to their
+letters through the Adobe Glyph List), and a code agrees when its value is
+any of the characters the program gives its glyph (a glyph shared by Latin
+``A`` and Cyrillic ``А`` is both). A letter given in another script is not
+counted (legacy 8-bit fonts keep Cyrillic or Greek glyphs under Latin names,
+and their ToUnicode is the truth), nor is a symbol given for a letter (symbol
+fonts legitimately name non-letters after letters). Names that mean nothing
+(``g12``, ``glyph7``, ``uni0003``) give no evidence.
+
+The check runs once per font object, on first need (see
+:attr:`pytest_textlayer.fonts.FontInfo.contradiction`); fonts without an
+embedded program or without names cost one dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Letters (codes) both accounts must name before a disagreement means anything.
+MIN_LETTERS = 6
+#: Share of the compared letters that must disagree before the ToUnicode is called wrong.
+MIN_DISAGREE = 0.5
+#: A shifted map may give non-letters for letters only this close to them (code points).
+MAX_NEAR = 0x80
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """Where a ToUnicode and the font's own glyph names or cmap disagree, code by code.
+
+    Kept per font; whether it condemns a page is decided on the codes the page
+    draws (:meth:`weigh`): a scrambled subset permutes only the letters it
+    draws, so most of a 224-code WinAnsi map may still agree.
+    """
+
+    #: Where the program's account came from: "glyph names", "cmap", "post names", "charset".
+    source: str
+    #: Codes both accounts give, where the program's glyph is a letter.
+    compared: frozenset[int]
+    #: Of those, codes whose ToUnicode value is another letter or sits at the common offset.
+    codes: frozenset[int]
+    #: The constant distance from the program's letters to the ToUnicode's, when there is one.
+    offset: int | None
+    #: (ToUnicode value, program's value) of each contradicted code, for the evidence.
+    pairs: Mapping[int, tuple[str, str]]
+
+    def weigh(self, drawn: Mapping[int, int]) -> tuple[int, int, int]:
+        """(glyphs compared, glyphs contradicted, distinct codes contradicted) among `drawn`."""
+        compared = wrong = distinct = 0
+        for code, n in drawn.items():
+            if code in self.compared:
+                compared += n
+                if code in self.codes:
+                    wrong += n
+                    distinct += 1
+        return compared, wrong, distinct
+
+    def describe(self, drawn: Mapping[int, int] | None = None) -> str:
+        codes = sorted(self.codes if drawn is None else self.codes & drawn.keys(),
+                       key=lambda c: -(drawn or {}).get(c, 0))
+        shown = ", ".join(f"{self.pairs[c][0]!r} for {self.pairs[c][1]!r}" for c in codes[:4])
+        how = f"moved by {self.offset:+d}" if self.offset is not None else "other letters"
+        return (f"its ToUnicode contradicts the font's own {self.source}: letters given as "
+                f"{how} ({shown})")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _script(text: str) -> str:
+    """The script of a text's first character, as the first word of its Unicode name."""
+    return unicodedata.name(text[0], "?").split(" ", 1)[0]
+
+
+def _letters(text: str) -> bool:
+    return bool(text) and all(c.isalpha() for c in text)
+
+
+def compare(
+    tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], source: str
+) -> Contradiction | None:
+    """Where a ToUnicode contradicts the program's texts per code; None when it never does.
+
+    A code contradicts when the program names a letter and the ToUnicode gives
+    another letter (a permuted map), or when the ToUnicode sits at the offset
+    most letters sit at (a shifted map, whose values are often punctuation).
+    Letters named and symbols given are a symbol font's way, not a contradiction.
+    """
+    compared: set[int] = set()
+    pairs: dict[int, tuple[str, str]] = {}
+    letter_wrong: set[int] = set()
+    distances: dict[int, int] = {}
+    for code, value in tounicode.items():
+        texts = own.get(code)
+        if not texts or not value:
+            continue
+        letters = [t for t in texts if _letters(_fold(t))]
+        if not letters:
+            continue
+        folded = _fold(value)
+        if any(_fold(t) == folded for t in texts):
+            compared.add(code)
+            continue
+        named = _fold(letters[0])
+        if _letters(folded) and _script(folded) != _script(named):
+            continue  # a legacy font's Latin slots holding Cyrillic or Greek: names lie there
+        compared.add(code)
+        pairs[code] = (value, letters[0])
+        if _letters(folded):
+            letter_wrong.add(code)
+        if len(value) == 1 and len(letters[0]) == 1:
+            distance = ord(value) - ord(letters[0])
+            # A letter of the same script, or a character near the letter (a glyph-order shift
+            # gives punctuation); a symbol far away is a dingbat font's way, not a shift.
+            if _letters(folded) or abs(distance) < MAX_NEAR:
+                distances[code] = distance
+    if len(compared) < MIN_LETTERS or len(pairs) < MIN_LETTERS:
+        return None
+    offset: int | None = None
+    counts = Counter(distances.values())
+    if counts:
+        best, n = counts.most_common(1)[0]
+        if n >= MIN_DISAGREE * len(pairs) and n >= MIN_LETTERS:
+            offset = best
+    codes = letter_wrong if offset is None else {c for c, d in distances.items() if d == offset}
+    if len(codes) < MIN_LETTERS:
+        return None
+    return Contradiction(source, frozenset(compared), frozenset(codes), offset,
+                         {c: pairs[c] for c in codes})
+
+
+def name_texts(names: Mapping[int, str], zapf: bool = False) -> dict[int, frozenset[str]]:
+    """Code → text of the glyph names an encoding selects (names that mean nothing left out)."""
+    from .encodings import is_index_name, name_to_unicode
+
+    out: dict[int, frozenset[str]] = {}
+    for code, name in names.items():
+        if is_index_name(name) or _index_uni(name):
+            continue
+        text = name_to_unicode(name, zapf)
+        if text:
+            out[code] = frozenset((text,))
+    return out
+
+
+def _index_uni(name: str) -> bool:
+    """``uni0003``-style names that give a control character: a glyph index, not a character."""
+    if name.startswith("uni") and len(name) == 7:
+        try:
+            return int(name[3:], 16) < 0x20
+        except ValueError:
+            return False
+    return False
+
+
+def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
+        dict[int, frozenset[str]], str]:
+    """CID → texts the embedded program of a CIDFont gives its glyph, and the source's name.
+
+    Every code point of the Unicode cmap that selects the glyph, else its
+    ``post`` or charset glyph name; CIDs go to glyphs through CIDToGIDMap.
+    """
+    from .encodings import name_to_unicode
+    from .fonts import _cid_to_gid, _read, load_program
+
+    if kind is None or stream is None:
+        return {}, ""
+    prog = load_program(kind, _read(stream))
+    if prog.error:
+        return {}, ""
+    by_gid: dict[int, set[str]] = {}
+    source = ""
+    if prog.cmap:
+        source = "cmap"
+        for uni, gid in prog.cmap.items():
+            by_gid.setdefault(gid, set()).add(chr(uni))
+    elif prog.glyph_names and not prog.cid_keyed:
+        source = "post names" if prog.post_format in (1.0, 2.0) else "charset names"
+        for gid, name in enumerate(prog.glyph_names):
+            text = name_to_unicode(name)
+            if text and not _index_uni(name):
+                by_gid[gid] = {text}
+    if not by_gid:
+        return {}, ""
+    cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if cidfont is not None else None
+    if cid_to_gid is None:
+        return {gid: frozenset(t) for gid, t in by_gid.items()}, source
+    return {cid: frozenset(by_gid[gid]) for cid, gid in enumerate(cid_to_gid)
+            if gid in by_gid}, source
+
+
+def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
+    """Code → texts for a simple TrueType without encoding names, from its own tables.
+
+    The code selects a glyph through the (3,0)/(1,0) subtable (a symbolic
+    font's codes, possibly at U+F0xx) or, without one, through the Unicode
+    subtable directly; the glyph's texts are every code point of the Unicode
+    subtable that selects it, else its ``post`` name.
+    """
+    from .encodings import name_to_unicode
+
+    if prog is None or prog.error:
+        return {}, ""
+    by_gid: dict[int, set[str]] = {}
+    source = ""
+    if prog.cmap:
+        source = "cmap"
+        for uni, gid in prog.cmap.items():
+            by_gid.setdefault(gid, set()).add(chr(uni))
+    elif prog.glyph_names and prog.post_format in (1.0, 2.0):
+        source = "post names"
+        for gid, name in enumerate(prog.glyph_names):
+            text = name_to_unicode(name)
+            if text and not _index_uni(name):
+                by_gid[gid] = {text}
+    if not by_gid:
+        return {}, ""
+    if prog.symbol_cmap:
+        code_gid: dict[int, int] = {}
+        for code, gid in prog.symbol_cmap.items():
+            low = code & 0xFF if code >= 0xF000 else code
+            if low < 0x100:
+                code_gid.setdefault(low, gid)
+    elif prog.cmap:
+        code_gid = {c: g for c, g in prog.cmap.items() if c < 0x100}
+    else:
+        return {}, ""
+    return {c: frozenset(by_gid[g]) for c, g in code_gid.items() if g in by_gid}, source

@@ -1,0 +1,147 @@
+"""A ToUnicode against the font's own account of its glyphs (crosscheck), with real fonts.
+
+Short pages give the language judge too few letters to condemn a permuted
+map, and a substitution cipher can read as some language; the glyph names an
+encoding selects, or the Unicode cmap of a Type0 font's embedded TrueType,
+say which letters are drawn. The pages are built with reportlab and the
+generators (fontTools), broken by the breakers or given a ToUnicode here.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from pytest_textlayer import classify
+from pytest_textlayer.breakers import break_pdf
+from pytest_textlayer.crosscheck import compare
+from pytest_textlayer.generators import generate
+from pytest_textlayer.generators.common import derangement
+from pytest_textlayer.generators.pdfwriter import tounicode_cmap
+from pytest_textlayer.model import Verdict
+
+pikepdf = pytest.importorskip("pikepdf")
+pytest.importorskip("reportlab")
+
+
+def _short_page(lines: list[tuple[str, int, str]]) -> bytes:
+    """One page of a few lines in reportlab's base-14 fonts (simple Type1, WinAnsi names)."""
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    c = canvas.Canvas(out, invariant=1)
+    y = 780
+    for font, size, text in lines:
+        c.setFont(font, size)
+        c.drawString(72, y, text)
+        y -= 2 * size
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+SHORT = [("Helvetica-Bold", 14, "Quarterly maintenance schedule"),
+         ("Times-Roman", 10, "Prepared by the facilities office, March")]
+
+
+def test_short_scrambled_page_is_garbled_by_its_fonts_own_glyph_names() -> None:
+    original = _short_page(SHORT)
+    assert classify(original).pages[0].verdict is Verdict.READABLE
+    v = break_pdf(original, "scramble", truth=(), truth_pdfium=())
+    page = classify(v.pdf).pages[0]
+    assert page.verdict is Verdict.GARBLED, page.evidence
+    assert page.decided_by == "fonts"
+    said = " ".join(page.evidence)
+    assert "contradicts the font's own glyph names" in said
+    assert "Helvetica-Bold" in said
+
+
+def test_shifted_map_against_glyph_names_is_shifted_with_its_offset() -> None:
+    v = break_pdf(_short_page(SHORT), "shift", truth=(), truth_pdfium=())
+    page = classify(v.pdf).pages[0]
+    assert page.verdict is Verdict.SHIFTED, page.evidence
+    assert page.offset == 29
+    assert page.repaired_sample and "Quarterly maintenance" in page.repaired_sample
+
+
+def test_page_number_alone_in_a_scrambled_font_is_caught() -> None:
+    """A folio ('ii') draws one letter: every letter drawn contradicts the font's names."""
+    body = [("Times-Roman", 10, "Prepared by the facilities office in March for the board")]
+    broken = break_pdf(_short_page(body), "scramble", truth=(), truth_pdfium=()).pdf
+    with pikepdf.open(io.BytesIO(broken)) as pdf:
+        pdf.pages[0].contents_add(pdf.make_stream(b"BT /F1 10 Tf 300 40 Td (ii) Tj ET"))
+        out = io.BytesIO()
+        pdf.save(out)
+    pages = classify(out.getvalue()).pages
+    assert not pages[0].ok, pages[0].evidence
+
+
+def _type0_with_cmap(tounicode: dict[str, str] | None) -> bytes:
+    """A generator's Type0 font whose embedded TrueType keeps a Unicode cmap, given a ToUnicode
+    built from the program's own cmap, each letter replaced as `tounicode` says."""
+    from fontTools.ttLib import TTFont
+
+    fx = generate("severed-recoverable", keep="cmap", lang="en", order="first-use")
+    with pikepdf.open(io.BytesIO(fx.pdf)) as pdf:
+        for _, font in pdf.pages[0].Resources.Font.items():
+            cid = font.DescendantFonts[0]
+            program = TTFont(io.BytesIO(cid.FontDescriptor.FontFile2.read_bytes()))
+            cmap = program.getBestCmap()
+            mapping = {program.getGlyphID(g): chr(u) for u, g in cmap.items()}
+            if tounicode is not None:
+                mapping = {c: tounicode.get(t, t) for c, t in mapping.items()}
+            font.ToUnicode = pdf.make_stream(tounicode_cmap(mapping, 2))
+        out = io.BytesIO()
+        pdf.save(out)
+        return out.getvalue()
+
+
+def test_type0_tounicode_agreeing_with_the_embedded_cmap_is_readable() -> None:
+    page = classify(_type0_with_cmap({})).pages[0]
+    assert page.verdict is Verdict.READABLE, page.evidence
+
+
+def test_type0_tounicode_permuting_the_embedded_cmap_is_garbled() -> None:
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    page = classify(_type0_with_cmap(derangement(letters, 3))).pages[0]
+    assert page.verdict is Verdict.GARBLED, page.evidence
+    assert "contradicts the font's own cmap" in " ".join(page.evidence)
+
+
+def test_agreement_folds_case_ligatures_alternates_and_shared_glyphs() -> None:
+    own = {1: frozenset({"A"}), 2: frozenset({"\ufb01"}), 3: frozenset({"a"}),
+           4: frozenset({"A", "\u0410"}), 5: frozenset({"\u00df"}), 6: frozenset({"e"}),
+           7: frozenset({"\u03b1"}), 8: frozenset({"k"})}
+    given = {1: "a", 2: "fi", 3: "A", 4: "\u0410", 5: "ss", 6: "e", 7: "\U0001d6fc", 8: "K"}
+    assert compare(given, own, "glyph names") is None
+
+
+def test_symbol_fonts_naming_letters_are_not_contradicted() -> None:
+    """Wingdings-like fonts: letter names (WinAnsi) whose ToUnicode gives symbols."""
+    own = {c: frozenset({chr(c)}) for c in range(0x61, 0x7B)}
+    given = {c: chr(0x2700 + c) for c in range(0x61, 0x7B)}
+    assert compare(given, own, "glyph names") is None
+
+
+def test_legacy_fonts_with_latin_names_over_cyrillic_glyphs_are_not_contradicted() -> None:
+    """A cp1251 font declared WinAnsi: 'Agrave' names the slot of Cyrillic А, at offset 848."""
+    latin = bytes(range(0xC0, 0x100)).decode("cp1252")
+    own = {0xC0 + i: frozenset({ch}) for i, ch in enumerate(latin) if ch.isalpha()}
+    given = {0xC0 + i: chr(0x410 + i) for i in range(64)}
+    assert compare(given, own, "glyph names") is None
+
+
+def test_a_few_odd_codes_are_not_a_contradiction() -> None:
+    own = {c: frozenset({chr(c)}) for c in range(0x61, 0x7B)}
+    given = {c: chr(c) for c in range(0x61, 0x7B)} | {0x61: "b", 0x62: "a", 0x63: "d"}
+    assert compare(given, own, "glyph names") is None
+
+
+def test_contradiction_keeps_the_letters_and_the_offset() -> None:
+    own = {c: frozenset({chr(c)}) for c in range(0x41, 0x5B)}
+    found = compare({c: chr(c - 29) for c in own}, own, "glyph names")
+    assert found is not None and found.offset == -29 and found.codes == frozenset(own)
+    scrambled = derangement([chr(c) for c in own], 1)
+    found = compare({c: scrambled[chr(c)] for c in own}, own, "cmap")
+    assert found is not None and found.offset is None and len(found.codes) == 26
