@@ -89,9 +89,14 @@ def _run(
     else:
         report = classify(source.data, settings=settings, name=source.name)
         data = source.data
+    announce(report)
+    return report, data
+
+
+def announce(report: DocumentReport) -> None:
+    """Tell the innermost listener (see :func:`listening`) about a report made elsewhere."""
     if _listeners:
         _listeners[-1](report)
-    return report, data
 
 
 def _norm(text: str) -> str:

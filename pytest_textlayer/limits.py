@@ -17,8 +17,8 @@ with one line per file.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
@@ -41,6 +41,11 @@ MAX_DEFLATE_RATIO = 1032
 _CHUNK = 4 * MIB
 
 
+#: The command line's options for each limit.
+CLI_FLAGS = {"timeout": "--timeout", "max_memory": "--max-memory", "max_pages": "--max-pages",
+             "max_stream_bytes": "--max-stream-mb"}
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one document may cost. ``None`` (or 0 on the command line) means no limit."""
@@ -49,6 +54,13 @@ class Limits:
     max_memory: int | None = DEFAULT_MAX_MEMORY
     max_pages: int | None = DEFAULT_MAX_PAGES
     max_stream_bytes: int | None = DEFAULT_MAX_STREAM_BYTES
+    #: The option that sets each limit, named in messages (the pytest plugin names its own).
+    flags: Mapping[str, str] = field(default_factory=lambda: dict(CLI_FLAGS), compare=False)
+
+    def flag(self, name: str) -> str:
+        """`` (--timeout)``: what a message adds to name the option, or nothing."""
+        option = self.flags.get(name)
+        return f" ({option})" if option else ""
 
     def __post_init__(self) -> None:
         for name in ("timeout", "max_memory", "max_pages", "max_stream_bytes"):
@@ -82,7 +94,8 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
             if count > limits.max_pages:
                 raise InputError(
                     source.name,
-                    f"has {count} pages, over the limit of {limits.max_pages} (--max-pages)",
+                    f"has {count} pages, over the limit of {limits.max_pages}"
+                    f"{limits.flag('max_pages')}",
                 )
         if limits.max_stream_bytes is not None:
             size = limits.max_stream_bytes
@@ -90,7 +103,7 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
                 raise InputError(
                     source.name,
                     f"stream {objgen[0]} {objgen[1]} R {how} {_mib(size)}, "
-                    f"over the limit (--max-stream-mb)",
+                    f"over the limit{limits.flag('max_stream_bytes')}",
                 )
     finally:
         pdf.close()

@@ -32,12 +32,14 @@ from .pytest_settings import (
     apply_marker,
     apply_overrides,
     describe,
+    parse_timeout,
     resolve_base,
 )
 from .settings import CheckSettings
 
 if TYPE_CHECKING:
     from .generators import Fixture, PageTruth
+    from .workers import Guard
 
 #: Where the session's state lives on the config.
 STATE = pytest.StashKey["TextLayerState"]()
@@ -64,6 +66,26 @@ class TextLayerState:
     html_dir: Path | None = None
     html_written: Path | None = None
     html_error: str | None = None
+    #: Seconds a collected PDF may take (--textlayer-timeout); None: no limit.
+    timeout: float | None = None
+    #: The worker that checks collected PDFs, started on first need.
+    guard: Guard | None = None
+
+    def check_collected(self, path: Path) -> DocumentReport:
+        """A collected PDF, checked in a worker process under the command line's limits.
+
+        A hostile or huge file then fails its own item in one line instead of
+        hanging or exhausting the whole session (a test's own checks run in
+        the test's process, as the test asked).
+        """
+        from .limits import Limits
+        from .workers import Guard
+
+        if self.guard is None:
+            limits = Limits(timeout=self.timeout,
+                            flags={"timeout": "--textlayer-timeout or textlayer_timeout"})
+            self.guard = Guard(self.base, limits=limits)
+        return self.guard.check((os.fspath(path), self.display(path))).report
 
     def display(self, path: Path) -> str:
         return self.scope.display(path)
@@ -102,6 +124,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="letter-pair language model written by 'textlayer fit'.",
     )
     group.addoption(
+        "--textlayer-timeout",
+        metavar="SECONDS",
+        help="seconds each collected PDF may take before its item fails "
+        "(default 120; 0: no limit).",
+    )
+    group.addoption(
         "--textlayer-report",
         metavar="FILE.json",
         help="write every check of the session as JSON ({\"documents\": [...]}).",
@@ -116,6 +144,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("textlayer_lang", "expected language (ISO 639 code).")
     parser.addini("textlayer_max_bad_glyphs", "share of unmappable glyphs a page may have.")
     parser.addini("textlayer_model", "letter-pair model file (relative to the ini file).")
+    parser.addini("textlayer_timeout", "seconds each collected PDF may take (0: no limit).")
     parser.addini(
         "textlayer_paths",
         "globs of PDFs (relative to rootdir) collected on every --textlayer run.",
@@ -143,6 +172,11 @@ def pytest_configure(config: pytest.Config) -> None:
         base = resolve_base(cli, ini, cli_dir=invocation, ini_dir=ini_dir)
     except SettingError as exc:
         raise pytest.UsageError(str(exc)) from None
+    try:
+        timeout = parse_timeout(config.getoption("textlayer_timeout"), "--textlayer-timeout",
+                                _ini_str(config, "textlayer_timeout"), "textlayer_timeout")
+    except SettingError as exc:
+        raise pytest.UsageError(str(exc)) from None
     report = config.getoption("textlayer_report")
     html = config.getoption("textlayer_html")
     scope = CollectScope(
@@ -163,6 +197,7 @@ def pytest_configure(config: pytest.Config) -> None:
         report_path=(invocation / report) if report else None,
         scope=scope,
         html_dir=(invocation / html) if html else None,
+        timeout=timeout,
     )
 
 
@@ -227,10 +262,10 @@ class TextLayerItem(pytest.Item):
     """Passes when every page of the PDF is OK under the session's settings."""
 
     def runtest(self) -> None:
-        from .assertion import run_check
+        from .assertion import announce
 
-        state = self.config.stash[STATE]
-        report = run_check(self.path, state.base, name=state.display(self.path))
+        report = self.config.stash[STATE].check_collected(self.path)
+        announce(report)
         if not report.ok:
             raise TextLayerFailure("\n".join(report.render_lines()))
 
@@ -421,6 +456,9 @@ def textlayer_factory(
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash[STATE]
+    if state.guard is not None:
+        state.guard.close()
+        state.guard = None
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: hand the checks to the controller
         workeroutput[WORKER_KEY] = state.record.payload()

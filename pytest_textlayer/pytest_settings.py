@@ -324,3 +324,19 @@ def _relative(path: Path, root: Path) -> str | None:
         return path.relative_to(root).as_posix()
     except ValueError:
         return None
+
+
+def parse_timeout(cli: str | None, cli_name: str, ini: str | None, ini_name: str) -> float | None:
+    """The collected-PDF time limit: command line over ini over the CLI's default; 0: none."""
+    from .limits import DEFAULT_TIMEOUT
+
+    value, where = (cli, cli_name) if cli not in (None, "") else (ini, ini_name)
+    if value in (None, ""):
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(str(value))
+    except ValueError:
+        raise SettingError(f"{where}: expected seconds, not {value!r}") from None
+    if seconds < 0 or seconds != seconds:
+        raise SettingError(f"{where}: expected 0 (no limit) or more seconds, not {value!r}")
+    return seconds or None

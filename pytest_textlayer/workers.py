@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -29,8 +30,8 @@ from .limits import MIB, Limits, precheck
 from .model import DocumentReport
 from .settings import CheckSettings
 
-#: What a job names: a path, or (bytes, display name) for in-memory input.
-JobInput = Union[str, "os.PathLike[str]", tuple[bytes, str]]
+#: What a job names: a path, or (bytes or path, display name).
+JobInput = Union[str, "os.PathLike[str]", tuple[bytes | str, str]]
 
 #: Outcome kinds. ``report`` and ``input`` are the normal ends (a verdict per
 #: page, or a one-line reason the file cannot be read); the others are the
@@ -72,8 +73,8 @@ def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Lim
         report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
     except MemoryError:
         cap = f" of {limits.max_memory // MIB} MiB" if limits.max_memory else ""
-        report = DocumentReport(path=label, error=f"needs more memory than the limit{cap} "
-                                                  "(--max-memory)")
+        report = DocumentReport(path=label, error=f"needs more memory than the limit{cap}"
+                                                  f"{limits.flag('max_memory')}")
         kind = MEMORY
     except RecursionError:
         report = DocumentReport(path=label, error="nested too deeply to read")
@@ -155,21 +156,34 @@ def _context() -> Any:
     inherits the imported readers and nothing half-done. The readers' shared
     libraries are loaded here, before any fork: a worker under its memory
     cap could otherwise fail to map PDFium's library on first use.
+
+    A parent running other threads (a pytest-xdist worker talks to its
+    controller from one) is not forked: a lock another thread held at the
+    fork would stay locked in the child forever. Its workers come from a
+    fork server, a clean process that imported the readers once.
     """
-    if "fork" in multiprocessing.get_all_start_methods():
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
         _preload()
         return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")  # pragma: no cover - Windows, macOS defaults
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(_PRELOAD))
+        return ctx
+    return multiprocessing.get_context("spawn")  # pragma: no cover - Windows
+
+
+#: Imported before workers start. The classifier modules import the rest lazily: PDFium only
+#: for pages that need a real reader, fontTools only when a font program must be read.
+_PRELOAD = ("pikepdf", "pytest_textlayer.classifier", "pytest_textlayer.content",
+            "pytest_textlayer.readers")
 
 
 def _preload() -> None:
     import contextlib
     import importlib
 
-    # The classifier modules import the rest lazily: PDFium only for pages that need a real
-    # reader, fontTools only when a font program must be read; most documents need neither.
-    for name in ("pikepdf", "pytest_textlayer.classifier", "pytest_textlayer.content",
-                 "pytest_textlayer.readers"):
+    for name in _PRELOAD:
         with contextlib.suppress(ImportError):  # a missing one is reported when a file needs it
             importlib.import_module(name)
 
@@ -211,6 +225,52 @@ class _Worker:
             self.proc.kill()
         self.proc.join(timeout=5)
         self.conn.close()
+
+
+class Guard:
+    """One guarded worker reused for documents checked one at a time (the plugin's items).
+
+    What :func:`run_guarded` does for a batch, for callers that learn of
+    their documents one by one: the same limits, the same one-line outcomes.
+    A worker that was killed or ran out of memory is replaced at the next
+    check. Use it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, settings: CheckSettings, *, password: str = "",
+                 limits: Limits | None = None) -> None:
+        self.settings = settings
+        self.password = password
+        self.limits = limits or Limits()
+        self._ctx: Any = None
+        self._worker: _Worker | None = None
+
+    def check(self, pdf: JobInput) -> Outcome:
+        if self._worker is None:
+            if self._ctx is None:
+                self._ctx = _context()
+            self._worker = _Worker(self._ctx, self.settings, self.password, self.limits)
+        w = self._worker
+        w.give((0, pdf))
+        outcome = None
+        while outcome is None:
+            ready = wait([w.conn, w.proc.sentinel],
+                         timeout=_next_deadline([w], self.limits.timeout))
+            outcome = _collect(w, ready, time.monotonic(), self.limits)
+        if outcome.kind in (TIMEOUT, MEMORY, CRASHED):
+            w.stop(kill=True)
+            self._worker = None
+        return outcome
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.stop(kill=self._worker.job is not None)
+            self._worker = None
+
+    def __enter__(self) -> Guard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def run_guarded(
@@ -287,7 +347,7 @@ def _collect(w: _Worker, ready: list[Any], now: float, limits: Limits) -> Outcom
         w.job = None
         seconds = f"{limits.timeout:g}"
         return Outcome(index, DocumentReport(
-            path=label, error=f"took longer than the limit of {seconds} s (--timeout)"),
+            path=label, error=f"took longer than the limit of {seconds} s{limits.flag('timeout')}"),
             TIMEOUT, elapsed, peak)
     return None
 
@@ -309,5 +369,5 @@ def _replace(w: _Worker, ctx: Any, settings: CheckSettings, password: str,
     return _Worker(ctx, settings, password, limits)
 
 
-__all__ = ["CRASHED", "INPUT", "INTERNAL", "MEMORY", "REPORT", "TIMEOUT", "JobInput", "Outcome",
-           "check_one", "run_guarded"]
+__all__ = ["CRASHED", "INPUT", "INTERNAL", "MEMORY", "REPORT", "TIMEOUT", "Guard", "JobInput",
+           "Outcome", "check_one", "run_guarded"]

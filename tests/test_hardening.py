@@ -343,3 +343,46 @@ def test_pipes_and_devices_are_refused_not_read_forever(
     pipe, device, fine = json.loads(capsys.readouterr().out)["documents"]
     assert pipe["error"] == device["error"] == "not a regular file"
     assert fine["ok"] is True
+
+
+def test_guard_checks_documents_one_by_one_and_replaces_a_killed_worker(tmp_path: Path) -> None:
+    import threading
+
+    import pikepdf
+
+    from pytest_textlayer.workers import Guard
+
+    slow = tmp_path / "slow.pdf"
+    with pikepdf.open(io.BytesIO(generate("differences-unnamed").pdf)) as pdf:
+        for _ in range(2500):
+            pdf.pages.append(pdf.pages[0])
+        pdf.save(slow)
+    good = generate("readable").write(tmp_path / "good.pdf")
+    # A live thread in the parent (as in a pytest-xdist worker) must not be forked with it.
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        with Guard(CheckSettings(), limits=Limits(timeout=1)) as guard:
+            first = guard.check((str(good), "good.pdf"))
+            killed = guard.check(str(slow))
+            again = guard.check(str(good))
+            assert guard._ctx.get_start_method() == "forkserver"
+    finally:
+        stop.set()
+        thread.join()
+    assert first.kind == REPORT and first.report.ok and first.report.path == "good.pdf"
+    assert killed.kind == TIMEOUT
+    assert killed.report.error == "took longer than the limit of 1 s (--timeout)"
+    assert again.kind == REPORT and again.report.ok
+
+
+def test_a_damaged_file_message_names_no_memory_address(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"%PDF-1.4 nothing else")
+    done = subprocess.run([*CMD, "check", "--json", str(junk)], capture_output=True, text=True,
+                          timeout=60)
+    [doc] = json.loads(done.stdout)["documents"]
+    assert done.returncode == 2
+    assert doc["error"].startswith("damaged PDF: ")
+    assert "0x" not in doc["error"] and "BytesIO" not in doc["error"]

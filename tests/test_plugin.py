@@ -215,6 +215,34 @@ def test_collected_files_pass_and_fail_with_the_page_story(
     result.stdout.no_fnmatch_line("*Traceback*")
 
 
+def test_a_collected_pdf_over_the_time_limit_fails_alone(
+    pytester: pytest.Pytester, pdfs: Pdfs
+) -> None:
+    """Collected PDFs run in a killable worker: a slow one fails its item, the rest pass."""
+    with pikepdf.open(pdfs.good) as pdf:
+        for _ in range(3000):  # about half a minute to check, unlimited
+            pdf.pages.append(pdf.pages[0])
+        pdf.save(pytester.path / "slow.pdf")
+    _copy(pytester, pdfs.good, "good.pdf")
+    result = pytester.runpytest("--textlayer", "--textlayer-timeout=1", "slow.pdf", "good.pdf")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*slow.pdf: took longer than the limit of 1 s"
+        " (--textlayer-timeout or textlayer_timeout)*",
+    ])
+
+
+def test_a_bad_time_limit_is_a_usage_error(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
+    _copy(pytester, pdfs.good, "good.pdf")
+    result = pytester.runpytest("--textlayer", "--textlayer-timeout=soon", "good.pdf")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --textlayer-timeout: expected seconds, not 'soon'"])
+    pytester.makeini("[pytest]\ntextlayer_timeout = -3\n")
+    result = pytester.runpytest("--textlayer", "good.pdf")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: textlayer_timeout: expected 0 (no limit) or more*"])
+
+
 def test_directories_are_searched_for_pdfs(pytester: pytest.Pytester, pdfs: Pdfs) -> None:
     _copy(pytester, pdfs.good, "build/a/good.pdf")
     _copy(pytester, pdfs.bad, "build/b/bad.pdf")

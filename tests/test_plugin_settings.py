@@ -14,6 +14,7 @@ from pytest_textlayer.pytest_settings import (
     apply_marker,
     parse_allow,
     parse_ratio,
+    parse_timeout,
     resolve_base,
 )
 from pytest_textlayer.settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings
@@ -215,3 +216,14 @@ def test_collect_scope_globs_and_walking(tmp_path: Path) -> None:
     assert scope.walks_into(tmp_path / "dist")
     assert not scope.walks_into(tmp_path / "other")
     assert not scope.walks_into(tmp_path / "dist", ignored=["dist"])
+
+
+def test_time_limit_command_line_over_ini_over_default() -> None:
+    assert parse_timeout(None, "--t", None, "t") == 120.0
+    assert parse_timeout(None, "--t", "30", "t") == 30.0
+    assert parse_timeout("5", "--t", "30", "t") == 5.0
+    assert parse_timeout("0", "--t", "30", "t") is None
+    assert parse_timeout("", "--t", "0", "t") is None
+    for bad in ("soon", "-1", "nan"):
+        with pytest.raises(SettingError, match="--t: expected"):
+            parse_timeout(bad, "--t", None, "t")
