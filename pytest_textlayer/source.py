@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,7 +107,11 @@ def open_pdfium(source: PdfSource, password: str | None = None) -> Any:
         raise InputError(source.name, f"PDFium cannot read it: {message}") from None
 
 
+#: How qpdf names an in-memory input in its messages: noise (and a new address every run).
+_STREAM_NAME = re.compile(r"(?:stream )?<_io\.BytesIO object at 0x[0-9a-fA-F]+>:? ?")
+
+
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    text = " ".join(_STREAM_NAME.sub("", str(exc)).split())
     return text[:200] or type(exc).__name__
 
