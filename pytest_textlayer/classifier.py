@@ -548,6 +548,7 @@ def _weak_ocr_layer(content: PageContent, verdict: LanguageJudgement) -> _Decisi
 #: fewer, and it is a math italic's variables or a symbol font's bullets, not prose.
 MIN_FONT_WORDS = 4
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 
 
 def _odd_font(
@@ -573,12 +574,18 @@ def _odd_font(
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
         alone = judge(words, model=model, lang=settings.lang)
-        if alone.passes is not False:
+        # Too few letters to decide, from a map that also gives control characters (a
+        # shifted map moves capitals and spaces below U+0020): the shift search may decide.
+        declared_shift = (alone.passes is None and use.bad_glyphs > 0
+                          and _CONTROLS.search(use.text) is not None)
+        if alone.passes is not False and not declared_shift:
             continue
         name = f"font {use.font.name} ({share:.0%} of the glyphs drawn)"
         from .textrepair import find_shift
 
         shift = find_shift(use.text, model)
+        if shift is None and declared_shift:
+            continue
         if shift is not None:
             return _Decision(
                 Verdict.SHIFTED,

@@ -305,3 +305,35 @@ def test_broken_heading_over_ten_percent_is_caught(breaker):  # type: ignore[no-
     assert v.pages[0].share > 0.3 and v.pages[0].expected is not Verdict.READABLE
     page = classify(v.pdf).pages[0]
     assert not page.ok, (page.verdict, page.evidence)
+
+
+def test_short_shifted_heading_without_glyph_names_is_shifted() -> None:
+    """A two-line heading in a reportlab TrueType subset (no glyph names, no Unicode cmap to
+    check against) shifted by -29: too few letters for the language judge, but its map also
+    gives control characters (capitals and spaces fall below U+0020), so the shift decides."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    from pytest_textlayer import classify
+
+    font = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if not font.exists():
+        pytest.skip("needs fonts-dejavu-core")
+    pdfmetrics.registerFont(TTFont("BreakerHeading", str(font)))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, invariant=1)
+    c.setFont("BreakerHeading", 18)
+    c.drawString(72, 780, "Test Table Slide")
+    c.drawString(72, 756, "With footnote")
+    c.setFont("Helvetica", 10)
+    for i, row in enumerate(("Class1 Class2", "A merged with B", "R1 True False False True")):
+        c.drawString(72, 720 - 16 * i, row)
+    c.showPage()
+    c.save()
+    v = break_pdf(out.getvalue(), "shift", select="minor", truth=(), truth_pdfium=())
+    assert [f.name for f in v.fonts][0].endswith("DejaVuSans")
+    assert v.pages[0].expected is Verdict.SHIFTED
+    page = classify(v.pdf).pages[0]
+    assert page.verdict is Verdict.SHIFTED, (page.verdict, page.evidence)
+    assert page.offset == 29
