@@ -57,15 +57,20 @@ def test_every_attack_ends_in_a_report_or_one_line(seeds: dict[str, bytes],
             assert outcome.report.pages
 
 
-def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -> None:
-    """A 2,500-page document (half a minute) against a 1 s limit: one line, the rest checked."""
+def _slow_document(path: Path, pages: int = 2500) -> Path:
+    """A document that takes tens of seconds to check: one broken page, copied many times."""
     import pikepdf
 
-    big = tmp_path / "big.pdf"
     with pikepdf.open(io.BytesIO(generate("differences-unnamed").pdf)) as pdf:
-        for _ in range(2500):
+        for _ in range(pages):
             pdf.pages.append(pdf.pages[0])
-        pdf.save(big)
+        pdf.save(path)
+    return path
+
+
+def test_timeout_kills_a_slow_document_and_the_others_carry_on(tmp_path: Path) -> None:
+    """A 2,500-page document (half a minute) against a 1 s limit: one line, the rest checked."""
+    big = _slow_document(tmp_path / "big.pdf")
     good = generate("readable").write(tmp_path / "good.pdf")
     done = subprocess.run([*CMD, "check", "--json", "--timeout", "1", "-j", "2", str(big),
                            str(good)], capture_output=True, text=True, timeout=60)
@@ -337,9 +342,8 @@ def test_pipes_and_devices_are_refused_not_read_forever(
     fifo = tmp_path / "pipe.pdf"
     os.mkfifo(fifo)
     good = generate("readable").write(tmp_path / "good.pdf")
-    start = time.monotonic()
+    # Reading the pipe would block forever (it has no writer): returning at all is the proof.
     assert main(["check", "--json", str(fifo), os.devnull, str(good)]) == 2
-    assert time.monotonic() - start < 30
     pipe, device, fine = json.loads(capsys.readouterr().out)["documents"]
     assert pipe["error"] == device["error"] == "not a regular file"
     assert fine["ok"] is True
@@ -348,15 +352,9 @@ def test_pipes_and_devices_are_refused_not_read_forever(
 def test_guard_checks_documents_one_by_one_and_replaces_a_killed_worker(tmp_path: Path) -> None:
     import threading
 
-    import pikepdf
-
     from pytest_textlayer.workers import Guard
 
-    slow = tmp_path / "slow.pdf"
-    with pikepdf.open(io.BytesIO(generate("differences-unnamed").pdf)) as pdf:
-        for _ in range(2500):
-            pdf.pages.append(pdf.pages[0])
-        pdf.save(slow)
+    slow = _slow_document(tmp_path / "slow.pdf")
     good = generate("readable").write(tmp_path / "good.pdf")
     # A live thread in the parent (as in a pytest-xdist worker) must not be forked with it.
     stop = threading.Event()
