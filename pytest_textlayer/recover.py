@@ -229,6 +229,8 @@ class Recovery:
     detail: str = ""
     #: For ocr-glyphs: every reading of every code, voted or not (evidence against a map).
     readings: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    #: For offset: the constant the codes or ToUnicode values were moved by.
+    offset: int | None = None
 
     @property
     def coverage(self) -> float:
@@ -971,4 +973,5 @@ def from_order(
         coverage(usage, best.mapping),
         usage.glyphs,
         f"{detail}, accepted by the letter-pair model (margin {best.margin:+.2f})",
+        offset=best.offset,
     )

@@ -286,6 +286,14 @@ class _Plan:
     details: list[str] = field(default_factory=list)
     #: Codes mapped by an order hypothesis beyond ASCII, which OCR may still correct.
     unverified: set[int] = field(default_factory=set)
+    #: The font draws on a page the classifier condemned.
+    on_bad_page: bool = False
+    #: The offset its ToUnicode values were shifted back by, when that is how it was repaired.
+    shift: int | None = None
+    #: What the embedded program says of the font's codes (used or not), each with its source.
+    program: list[Any] = field(default_factory=list)
+    #: Some codes had no usable route before the repair (the analyser's own finding).
+    flagged: bool = False
 
     def missing(self) -> set[int]:
         return self.bad - set(self.mapping)
@@ -354,7 +362,7 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
         codes = usage.codes()
         bad = set(codes) if info is None else {c for c in codes if info.is_bad_code(c)}
         if bad or bad_pages & set(usage.pages):
-            plans.append(_Plan(usage, info, bad))
+            plans.append(_Plan(usage, info, bad, flagged=bool(bad)))
     return plans
 
 
@@ -395,26 +403,29 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         plan.bad = set(usage.codes())
     program = recover.from_program(usage)
     if program is not None:
+        plan.program.append(program)
         merged = {**spec, **program.mapping}
         if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
             plan.add(program)
-    if plan.missing() and plan.info is not None and plan.info.recovered:
+    if plan.info is not None and plan.info.recovered:
         # The font analyser reads programs this module does not (Type1 built-in encodings).
         codes = usage.codes()
         found = {c: t for c, t in plan.info.recovered.items() if c in codes}
         if found:
             how = plan.info.route if plan.info.route in ("cmap", "post", "charset") else "charset"
+            analysed = recover.Recovery(
+                found,
+                how,
+                recover.coverage(usage, found),
+                usage.glyphs,
+                f"embedded {plan.info.program or 'font'} program",
+            )
+            plan.program.append(analysed)
             merged = {**spec, **found}
-            if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
-                plan.add(
-                    recover.Recovery(
-                        found,
-                        how,
-                        recover.coverage(usage, found),
-                        usage.glyphs,
-                        f"embedded {plan.info.program or 'font'} program",
-                    )
-                )
+            if plan.missing() and (
+                not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes
+            ):
+                plan.add(analysed)
     # The file's own map shifted back comes before reading codes as glyph ids: it keeps the
     # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
     # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
@@ -424,10 +435,163 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         shifted = recover.from_order(usage, model, lang, base=base)
         if shifted is not None:
             plan.add(shifted)
+            plan.shift = shifted.offset
     if plan.missing():
         order = recover.from_order(usage, model, lang)
         if order is not None:
             plan.add_order(order)
+
+
+#: Share of the glyphs of the fonts repaired by a shift that one offset must hold to be the
+#: document's: a producer that shifts one font's ToUnicode shifts them all alike.
+DOCUMENT_SHIFT_SHARE = 0.6
+#: A font's text under the document's offset must beat its present text by this many nats
+#: per letter pair (the prior is the other fonts; the font's own text only has to agree).
+SHIFT_GAIN = 0.1
+#: When both readings pass, the other must lead by this much to replace the present one.
+PASSING_LEAD = 0.5
+
+
+def _document_shift(plans: list[_Plan], model: Any, lang: str | None) -> int | None:
+    """The offset that reads the most glyphs of the document's shifted fonts, when one dominates.
+
+    Each font shifted back by the order source votes, with its glyphs, for
+    every offset among those chosen under which its text passes the model,
+    not only its own: a CJK font may pass under two offsets and pick the
+    wrong one, while the document's other fonts pass under one only.
+    """
+    from . import langmodel, recover
+
+    shifted = [p for p in plans if p.shift is not None and p.info is not None]
+    offsets = sorted({p.shift for p in shifted if p.shift is not None})
+    if not offsets:
+        return None
+    support: dict[int, tuple[int, float]] = {}
+    for offset in offsets:
+        glyphs, margins = 0, 0.0
+        for plan in shifted:
+            info = plan.info
+            drawn = {c: t for c in plan.usage.codes() if (t := info.to_unicode(c))}
+            moved = recover.offset_map(plan.usage, offset, base=drawn)
+            verdict = langmodel.judge(
+                plan.usage.text({**drawn, **moved})[: recover.VERIFY_CHARS], model, lang=lang
+            )
+            if verdict.passes:
+                glyphs += plan.usage.glyphs
+                margins += verdict.margin * plan.usage.glyphs
+        support[offset] = (glyphs, margins)
+    best = max(offsets, key=lambda k: support[k])
+    total = sum(p.usage.glyphs for p in shifted)
+    return best if support[best][0] >= DOCUMENT_SHIFT_SHARE * total else None
+
+
+def _junk(text: str) -> int:
+    """Characters no text shows: controls, private use, unassigned, U+FFFD."""
+    import unicodedata
+
+    return sum(
+        ch not in "\n\t"
+        and (unicodedata.category(ch) in ("Cc", "Co", "Cn", "Cs") or ch == "\ufffd")
+        for ch in text
+    )
+
+
+def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted: bool) -> bool:
+    """Does ``then`` (another reading of a font) read better than ``now`` (its present one)?
+
+    It must not fail the letter-pair model nor add junk. A font whose present
+    text passes keeps it, unless the other passes too and either reads far
+    better (a scramble within each case keeps enough letter pairs to pass)
+    or the font was itself shifted back by another offset (two passing
+    readings: the document's offset decides). Otherwise junk in the present
+    text (a shifted space or digit is a control character), passing where
+    the present text does not, letters where there were none, or a better
+    score, decide.
+    """
+    from . import langmodel
+
+    after = langmodel.judge(then, model, lang=lang)
+    if after.passes is False or _junk(then) > _junk(now):
+        return False
+    before = langmodel.judge(now, model, lang=lang)
+    if before.passes:
+        return bool(after.passes) and (shifted or after.margin >= before.margin + PASSING_LEAD)
+    if _junk(now) or after.passes:
+        return True
+    if not before.pairs:
+        return after.pairs > 0 and after.margin > 0
+    return after.margin > before.margin + SHIFT_GAIN
+
+
+#: Share of the glyphs two readings of a font must agree on to confirm each other.
+CONFIRM_SHARE = 0.9
+
+
+def _confirms(usage: Any, a: Mapping[int, str], b: Mapping[int, str]) -> bool:
+    """Two independent readings give the same text for nearly every glyph both cover."""
+    counts = usage.codes()
+    both = [c for c in counts if c in a and c in b]
+    shared = sum(counts[c] for c in both)
+    if shared < 0.5 * sum(counts.values()):
+        return False
+    return bool(sum(counts[c] for c in both if a[c] == b[c]) >= CONFIRM_SHARE * shared)
+
+
+def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> None:
+    """Give the fonts their own text judged too thin to condemn the readings the rest supports.
+
+    A font drawing a heading or a page number has too little text for the
+    model to condemn its ToUnicode or pick an offset on its own (or several
+    pass), so it stays wrong while the body beside it is repaired. Two
+    readings are offered to every font with bad codes or on a condemned
+    page: its values shifted back by the document's offset
+    (:func:`_document_shift`), and its program's own map. One is taken
+    when the font's text then reads better (:func:`_reads_better`), or when
+    the offset and the program agree on it.
+    """
+    from . import recover
+
+    offset = _document_shift(plans, model, lang)
+    for plan in plans:
+        if not (plan.on_bad_page or plan.flagged) or plan.info is None:
+            continue
+        usage = plan.usage
+        drawn = {c: plan.info.to_unicode(c) or "" for c in usage.codes()}
+        now = {**drawn, **plan.mapping}
+        program: dict[int, str] = {}
+        for found in plan.program:
+            program.update({c: t for c, t in found.mapping.items() if c not in program})
+        readings: list[tuple[str, dict[int, str], str]] = []
+        if offset is not None and plan.shift != offset:
+            moved = recover.offset_map(usage, offset, base={c: t for c, t in drawn.items() if t})
+            then = {**drawn, **moved} if plan.shift is not None else {**now, **moved}
+            readings.append((
+                "offset",
+                then,
+                f"ToUnicode values shifted back by {offset:+d}, the offset of the document's"
+                " other shifted fonts",
+            ))
+        if program and plan.shift is None:
+            source = plan.program[0].source
+            readings.append(({"cmap": "cmap", "post": "post"}.get(source, "charset"),
+                             {**now, **program}, f"the embedded program's {source}"))
+        for source, then, why in readings:
+            if then == now:
+                continue
+            confirmed = source == "offset" and bool(program) and _confirms(usage, then, program)
+            if not confirmed and not _reads_better(
+                usage.text(now), usage.text(then), model, lang, shifted=plan.shift is not None
+            ):
+                continue
+            plan.bad = set(usage.codes())
+            plan.mapping = {c: t for c, t in then.items() if recover.usable_text(t)}
+            plan.unverified = set()
+            plan.shift = offset if source == "offset" else plan.shift
+            plan.sources = [source, *(s for s in plan.sources if s != source)]
+            plan.details.append(
+                f"{why}: {'the program agrees' if confirmed else 'the text reads better'}"
+            )
+            break
 
 
 #: Readings of a font's mapped letters that must disagree with its map to condemn it.
@@ -669,7 +833,9 @@ def _repair_open(
     plans = _plans(pdf, bad_before)
     notes: list[str] = []
     for plan in plans:
-        _recover(plan, model, model_lang, bool(bad_before & set(plan.usage.pages)))
+        plan.on_bad_page = bool(bad_before & set(plan.usage.pages))
+        _recover(plan, model, model_lang, plan.on_bad_page)
+    _settle_with_document(plans, model, model_lang)
     ocr_desc: str | None = None
     tess_lang: str | None = None
     #: Pages drawn by a font whose own map the glyphs contradict: no ToUnicode can fix those.

@@ -105,3 +105,39 @@ def test_arabic_glyphs_read_from_the_cmap_give_letters_not_presentation_forms(
     want, got = _broken_and_repaired(tmp_path, "docling__right_to_left_01.pdf", "tounicode-name")
     assert "\ufe97" not in got
     assert got == want
+
+
+def test_fonts_too_thin_to_judge_take_the_documents_offset(tmp_path: Path) -> None:
+    """Every font shifted by -29: the title page's small fonts ("Release 0.29a0", a heading)
+    carry too few letters for the model, the body's offset decides for them."""
+    want, got = _broken_and_repaired(tmp_path, "pymupdf__cython.pdf", "shift")
+    assert "Release 0.29a0" in want
+    assert "Release 0.29a0" in got
+    assert "5HOHDVH" not in got
+
+
+def test_a_short_font_takes_its_programs_reading_when_it_reads_better(tmp_path: Path) -> None:
+    """PDF/UA form: two NotoSans subsets draw one heading each; shifted, their text is too
+    short to condemn, but their (3,1) cmap reads as words where the ToUnicode does not."""
+    want, got = _broken_and_repaired(tmp_path, "opendataloader__PDFUA-Ref-2-10_Form.pdf", "shift")
+    assert got == want
+
+
+def test_a_scramble_that_still_passes_gives_way_to_a_far_better_program_reading(
+    tmp_path: Path,
+) -> None:
+    """Letters permuted within their case keep enough Italian letter pairs to pass the model
+    on a short heading; the embedded CFF charset's reading passes far better."""
+    want, got = _broken_and_repaired(tmp_path, "pymupdf__test_2635.pdf", "scramble")
+    assert "La libertà responsabile Pagine digitali" in want
+    assert "La libertà responsabile Pagine digitali" in got
+
+
+def test_the_documents_offset_is_the_one_most_fonts_read_under(tmp_path: Path) -> None:
+    """Japanese manual shifted by -29: the body font also passes under +64 (kana soup reads
+    alike) and picked it; the other fonts pass under +29 only, which is the document's."""
+    want, got = _broken_and_repaired(
+        tmp_path, "doclingparse__cropbox_versus_mediabox_01.pdf", "shift"
+    )
+    assert "ご購入時は自動内部クリーン" in want
+    assert "ご購入時は自動内部クリーン" in got
