@@ -494,8 +494,12 @@ def _language(
     weak = _weak_ocr_layer(content, verdict)
     if weak is not None:
         return weak
+    if trust is not None:
+        earlier = trust.pooled(content)  # before this page joins the pool
+        trust.remember(content)
     if verdict.passes is None or verdict.passes:
-        odd = _odd_font(content, settings, model)
+        odd = _odd_font(content, settings, model) or (
+            _pooled_font(content, settings, model, trust, earlier) if trust is not None else None)
         if odd is not None:
             return odd
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
@@ -603,6 +607,59 @@ def _odd_font(
     return None
 
 
+#: Below this many words of its own on a page, a font's text is judged together with what it
+#: drew on earlier pages: a scrambled map is the same on every page, and a slide's or a form's
+#: few words can read as some language by chance.
+POOL_WORDS = 40
+
+
+def _pooled_font(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None,
+    trust: FontTrust, earlier: dict[Any, str],
+) -> _Decision | None:
+    """A font drawing a thin share of words here whose text over the document reads as no
+    language (see :meth:`FontTrust.pooled`)."""
+    if not earlier or not content.glyphs:
+        return None
+    from .langmodel import judge
+
+    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
+        before = earlier.get(use.font)
+        share = use.glyphs / content.glyphs
+        if before is None or share <= settings.max_bad_glyphs:
+            continue
+        own = _STRAY.sub(" ", use.text)
+        if len(_WORD.findall(own)) >= POOL_WORDS:
+            continue  # enough words to have been judged on this page alone
+        words = _STRAY.sub(" ", before) + "\n" + own
+        if len(_WORD.findall(words)) < MIN_FONT_WORDS:
+            continue
+        pooled = judge(words, model=model, lang=settings.lang)
+        if pooled.passes is not False:
+            if pooled.passes and len(words) >= FontTrust.POOL_CHARS:
+                trust.pool_reads(use.font)
+            continue
+        from .textrepair import find_shift
+
+        name = f"font {use.font.name} ({share:.0%} of the glyphs drawn)"
+        shift = find_shift(before + "\n" + use.text, model)
+        if shift is not None:
+            return _Decision(
+                Verdict.SHIFTED,
+                (f"{name}: its text on this and earlier pages reads as language only once "
+                 f"shifted by {shift.describe()}", f"repaired sample: {shift.text[:60]!r}"),
+                "shift", score=pooled.score, offset=shift.offset,
+                repaired_sample=shift.text[:SAMPLE_LIMIT],
+            )
+        return _Decision(
+            Verdict.GARBLED,
+            (f"{name}: its text on this and earlier pages is mapped but reads as no language "
+             f"({pooled.reason})", f"its text here: {use.text[:60]!r}"),
+            "language", score=pooled.score,
+        )
+    return None
+
+
 #: The two outcomes of the language rung that :class:`FontTrust` remembers.
 _READS, _NO_LANGUAGE = "reads", "no language"
 
@@ -643,6 +700,37 @@ class FontTrust:
         self._seen: dict[Any, dict[str, list[Any]]] = {}
         # font -> outcome -> [pages, largest share of a page's glyphs, last page]
         self._minor: dict[Any, dict[str, list[Any]]] = {}
+        # font -> the latest text it drew on earlier judged pages (bounded), for _pooled_font
+        self._texts: dict[Any, str] = {}
+        # fonts whose pooled text already read as language over a full sample
+        self._pool_read: set[Any] = set()
+
+    #: Characters of a font's earlier text kept for pooled judgements.
+    POOL_CHARS = LANGUAGE_SAMPLE
+
+    def pooled(self, content: PageContent) -> dict[Any, str]:
+        """Earlier pages' text of this page's fonts that still need a pooled judgement."""
+        out: dict[Any, str] = {}
+        for use in content.fonts:
+            text = self._texts.get(use.font)
+            if text and use.font not in self._pool_read:
+                out[use.font] = text
+        return out
+
+    def remember(self, content: PageContent) -> None:
+        """Add the text each font drew on a judged page to its pool (the latest kept)."""
+        if not content.text_complete:
+            return
+        for use in content.fonts:
+            if use.font in self._pool_read or not use.text.strip():
+                continue
+            before = self._texts.get(use.font, "")
+            self._texts[use.font] = (before + "\n" + use.text)[-self.POOL_CHARS:]
+
+    def pool_reads(self, font: Any) -> None:
+        """A font whose pooled text read as language over a full sample: judged no more."""
+        self._pool_read.add(font)
+        self._texts.pop(font, None)
 
     def credit(self, content: PageContent, outcome: str, detail: str, number: int) -> None:
         """Record the fonts of a page whose judged text had this language outcome."""
