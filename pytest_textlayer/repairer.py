@@ -382,6 +382,64 @@ def _spec_text(plan: _Plan) -> dict[int, str]:
     return out
 
 
+def _named(plan: _Plan) -> dict[int, str]:
+    """Codes whose present text is what their glyph name says (a simple font's encoding).
+
+    Such a value is vouched for by the name: a ToUnicode shifted by a
+    constant cannot give it, so it is not shifted back (a code the shifted
+    ToUnicode left out reads through its name, 'space', and stays a space).
+    """
+    from .recover import _agl
+
+    if plan.info is None:
+        return {}
+    out: dict[int, str] = {}
+    for code, name in plan.info.glyph_names.items():
+        text = plan.info.to_unicode(code)
+        if text and text == _agl(name):
+            out[code] = text
+    return out
+
+
+def _shift_base(plan: _Plan) -> dict[int, str]:
+    """The present values of the font's codes that a shift back may move."""
+    if plan.info is None:
+        return {}
+    named = _named(plan)
+    return {
+        c: t
+        for c in plan.usage.codes()
+        if (t := plan.info.to_unicode(c)) and named.get(c) != t
+    }
+
+
+#: Share of the glyphs whose program text and ToUnicode text must differ by one constant for
+#: the font to count as shifted by it.
+PROGRAM_SHIFT_SHARE = 0.9
+
+
+def _program_shift(plan: _Plan, program: Mapping[int, str]) -> int | None:
+    """The constant the font's ToUnicode values sit away from its program's, if there is one."""
+    if plan.info is None:
+        return None
+    counts = plan.usage.codes()
+    tally: dict[int, int] = {}
+    total = 0
+    for code, n in counts.items():
+        now, right = plan.info.to_unicode(code), program.get(code)
+        if not now or not right or len(now) != len(right):
+            continue
+        total += n
+        steps = {ord(b) - ord(a) for a, b in zip(now, right, strict=True)}
+        if len(steps) == 1:
+            step = steps.pop()
+            tally[step] = tally.get(step, 0) + n
+    if not tally or total < 0.5 * sum(counts.values()):
+        return None
+    step, n = max(tally.items(), key=lambda kv: kv[1])
+    return step if step and n >= PROGRAM_SHIFT_SHARE * total else None
+
+
 def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> None:
     """Fill the plan's map from the file's own evidence, most certain source first.
 
@@ -407,6 +465,8 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         merged = {**spec, **program.mapping}
         if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
             plan.add(program)
+            if wrong:
+                plan.shift = _program_shift(plan, program.mapping)
     if plan.info is not None and plan.info.recovered:
         # The font analyser reads programs this module does not (Type1 built-in encodings).
         codes = usage.codes()
@@ -426,15 +486,17 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
                 not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes
             ):
                 plan.add(analysed)
+                if wrong and plan.shift is None:
+                    plan.shift = _program_shift(plan, found)
     # The file's own map shifted back comes before reading codes as glyph ids: it keeps the
     # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
     # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
     if plan.missing() and wrong and plan.info is not None:
-        drawn = {c: plan.info.to_unicode(c) for c in usage.codes()}
-        base = {c: t for c, t in drawn.items() if t}
-        shifted = recover.from_order(usage, model, lang, base=base)
+        shifted = recover.from_order(usage, model, lang, base=_shift_base(plan))
         if shifted is not None:
             plan.add(shifted)
+            # Codes their glyph names vouch for keep their text (no source of their own).
+            plan.mapping.update({c: t for c, t in _named(plan).items() if c in plan.missing()})
             plan.shift = shifted.offset
     if plan.missing():
         order = recover.from_order(usage, model, lang)
@@ -472,7 +534,7 @@ def _document_shift(plans: list[_Plan], model: Any, lang: str | None) -> int | N
         for plan in shifted:
             info = plan.info
             drawn = {c: t for c in plan.usage.codes() if (t := info.to_unicode(c))}
-            moved = recover.offset_map(plan.usage, offset, base=drawn)
+            moved = recover.offset_map(plan.usage, offset, base=_shift_base(plan))
             verdict = langmodel.judge(
                 plan.usage.text({**drawn, **moved})[: recover.VERIFY_CHARS], model, lang=lang
             )
@@ -562,8 +624,18 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
         for found in plan.program:
             program.update({c: t for c, t in found.mapping.items() if c not in program})
         readings: list[tuple[str, dict[int, str], str]] = []
+        moved = (
+            recover.offset_map(usage, offset, base=_shift_base(plan)) if offset is not None else {}
+        )
+        if offset is not None and plan.shift == offset:
+            # Shifted by the document's offset, repaired from another source that left codes
+            # out: those move back too.
+            rest = {c: t for c, t in moved.items() if c not in plan.mapping}
+            if rest:
+                plan.bad |= set(rest)
+                plan.mapping.update(rest)
+            continue
         if offset is not None and plan.shift != offset:
-            moved = recover.offset_map(usage, offset, base={c: t for c, t in drawn.items() if t})
             then = {**drawn, **moved} if plan.shift is not None else {**now, **moved}
             readings.append((
                 "offset",

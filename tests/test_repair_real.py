@@ -141,3 +141,19 @@ def test_the_documents_offset_is_the_one_most_fonts_read_under(tmp_path: Path) -
     )
     assert "ご購入時は自動内部クリーン" in want
     assert "ご購入時は自動内部クリーン" in got
+
+
+def test_a_code_its_glyph_name_vouches_for_is_not_shifted_back(tmp_path: Path) -> None:
+    """A code the shifted ToUnicode left out (its value was a line feed) reads through its
+    glyph name, 'space': shifting that back by +29 would write '=' between words."""
+    want, got = _broken_and_repaired(tmp_path, "kreuzberg__scanned.pdf", "shift")
+    assert "=" not in got
+    assert got == want
+
+
+def test_a_font_repaired_from_its_program_lends_the_offset_it_shows(tmp_path: Path) -> None:
+    """Helvetica TrueType subsets repaired from their post names: their ToUnicode sat 29
+    below the names, so the one glyph post does not name (×) moves back by 29 too."""
+    want, got = _broken_and_repaired(tmp_path, "doclingparse__form_fields.pdf", "shift")
+    assert "TVH : $ × 8/13" in want
+    assert got == want
