@@ -173,6 +173,24 @@ def _index_uni(name: str) -> bool:
     return False
 
 
+def _glyph_texts(cmap: Mapping[int, int]) -> dict[int, set[str]]:
+    """GID → every code point a Unicode cmap gives it; empty when the cmap looks made up.
+
+    Some writers fill a subset's Unicode subtable with glyph indices (code
+    point = GID) or with control characters: such a table says nothing about
+    the glyphs, and comparing with it would condemn a right ToUnicode.
+    """
+    if not cmap:
+        return {}
+    indices = sum(1 for uni, gid in cmap.items() if uni == gid or uni < 0x20)
+    if indices * 2 > len(cmap):
+        return {}
+    by_gid: dict[int, set[str]] = {}
+    for uni, gid in cmap.items():
+        by_gid.setdefault(gid, set()).add(chr(uni))
+    return by_gid
+
+
 def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
         dict[int, frozenset[str]], str]:
     """CID → texts the embedded program of a CIDFont gives its glyph, and the source's name.
@@ -188,13 +206,9 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
     prog = load_program(kind, _read(stream))
     if prog.error:
         return {}, ""
-    by_gid: dict[int, set[str]] = {}
-    source = ""
-    if prog.cmap:
-        source = "cmap"
-        for uni, gid in prog.cmap.items():
-            by_gid.setdefault(gid, set()).add(chr(uni))
-    elif prog.glyph_names and not prog.cid_keyed:
+    by_gid = _glyph_texts(prog.cmap)
+    source = "cmap" if by_gid else ""
+    if not by_gid and prog.glyph_names and not prog.cid_keyed:
         source = "post names" if prog.post_format in (1.0, 2.0) else "charset names"
         for gid, name in enumerate(prog.glyph_names):
             text = name_to_unicode(name)
@@ -221,13 +235,9 @@ def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
 
     if prog is None or prog.error:
         return {}, ""
-    by_gid: dict[int, set[str]] = {}
-    source = ""
-    if prog.cmap:
-        source = "cmap"
-        for uni, gid in prog.cmap.items():
-            by_gid.setdefault(gid, set()).add(chr(uni))
-    elif prog.glyph_names and prog.post_format in (1.0, 2.0):
+    by_gid = _glyph_texts(prog.cmap)
+    source = "cmap" if by_gid else ""
+    if not by_gid and prog.glyph_names and prog.post_format in (1.0, 2.0):
         source = "post names"
         for gid, name in enumerate(prog.glyph_names):
             text = name_to_unicode(name)

@@ -107,7 +107,7 @@ class FontInfo:
     #: (kind, stream, cidfont) to compute ``recovered`` on first use (Type0 with a ToUnicode).
     lazy_program: Any = field(default=None, repr=False)
     #: (ToUnicode map, zero-argument callable giving the font's own texts per code and their
-    #: source) for :attr:`contradiction`; None when the font has no ToUnicode or no account.
+    #: source, optional second opinion) for :attr:`contradiction`; None without a ToUnicode.
     own_account: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
@@ -166,16 +166,23 @@ class FontInfo:
         """Where the ToUnicode contradicts the font's own glyph names or cmap (first use only).
 
         Read while the PDF is open; a program that cannot be read says nothing.
+        A contradiction found by names a TrueType may not use is checked again
+        against the program's own tables.
         """
         if self.own_account is None:
             return None
-        tounicode, account = self.own_account
+        tounicode, account, recheck = self.own_account
         object.__setattr__(self, "own_account", None)
         try:
             own, source = account()
+            found = compare(tounicode, own, source) if own else None
+            if found is not None and recheck is not None:
+                again = recheck()
+                if again is not None:
+                    found = compare(tounicode, *again) if again[0] else None
         except Exception:  # noqa: BLE001 - the PDF was closed or the program is broken
             return None
-        return compare(tounicode, own, source) if own else None
+        return found
 
     # -- judging a page's use of the font -----------------------------------------------------
     @property
@@ -809,8 +816,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             embedded=embedded,
             program=kind,
             glyph_names=names,
-            own_account=(cmap.unicode, _simple_account(names, zapf, subtype, symbolic, kind,
-                                                       get_program)),
+            own_account=(cmap.unicode, *_simple_account(names, zapf, subtype, symbolic, kind,
+                                                        get_program)),
         )
     extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
     if extra:
@@ -837,18 +844,29 @@ def _simple_account(
 ) -> Any:
     """The zero-argument callable giving a simple font's own texts per code (see crosscheck).
 
-    The glyph names its encoding selects; a symbolic TrueType selects glyphs by
-    code through its own cmap, so its tables speak for it instead.
+    The glyph names its encoding selects, where they select the glyph: always
+    for Type1 and CFF programs (and the standard fonts), for a TrueType only
+    through a Unicode cmap. A symbolic TrueType, or one without a Unicode cmap,
+    selects glyphs by code, so its own tables speak for it instead. Type3
+    glyph names are only keys of its procedures: no account.
     """
 
+    truetype = subtype == "TrueType" and kind in ("TrueType", "OpenType")
+
     def account() -> tuple[dict[int, frozenset[str]], str]:
-        if subtype == "TrueType" and kind in ("TrueType", "OpenType") and (symbolic or not names):
-            own, source = symbolic_texts(get_program())
-            if own:
-                return own, source
+        if subtype == "Type3":
+            return {}, ""
+        if truetype and (symbolic or not names):
+            return symbolic_texts(get_program())
         return name_texts(names, zapf), "glyph names"
 
-    return account
+    def recheck() -> tuple[dict[int, frozenset[str]], str] | None:
+        """Names that contradict the map select a TrueType's glyphs only through a Unicode
+        cmap: read the program (only now, so clean fonts never pay for it)."""
+        prog = get_program()
+        return None if prog.cmap else symbolic_texts(prog)
+
+    return account, (recheck if truetype else None)
 
 
 def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
@@ -961,7 +979,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             program=kind,
             lazy_program=(kind, data, cidfont) if kind is not None else None,
             own_account=(
-                (cmap.unicode, lambda: program_texts(kind, data, cidfont))
+                (cmap.unicode, lambda: program_texts(kind, data, cidfont), None)
                 if kind is not None and code_to_cid is None and not predefined
                 else None
             ),

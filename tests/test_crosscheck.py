@@ -77,12 +77,17 @@ def test_page_number_alone_in_a_scrambled_font_is_caught() -> None:
     assert not pages[0].ok, pages[0].evidence
 
 
-def _type0_with_cmap(tounicode: dict[str, str] | None) -> bytes:
+def _type0_with_cmap(tounicode: dict[str, str] | None, *, index_cmap: bool = False) -> bytes:
     """A generator's Type0 font whose embedded TrueType keeps a Unicode cmap, given a ToUnicode
-    built from the program's own cmap, each letter replaced as `tounicode` says."""
+    built from the program's own cmap, each letter replaced as `tounicode` says.
+
+    `index_cmap` then rewrites the program's cmap the way some writers do, code point = glyph
+    index, so that the program's account no longer means anything.
+    """
     from fontTools.ttLib import TTFont
 
-    fx = generate("severed-recoverable", keep="cmap", lang="en", order="first-use")
+    fx = generate("severed-recoverable", keep="cmap", lang="en",
+                  order="original" if index_cmap else "first-use")
     with pikepdf.open(io.BytesIO(fx.pdf)) as pdf:
         for _, font in pdf.pages[0].Resources.Font.items():
             cid = font.DescendantFonts[0]
@@ -92,6 +97,13 @@ def _type0_with_cmap(tounicode: dict[str, str] | None) -> bytes:
             if tounicode is not None:
                 mapping = {c: tounicode.get(t, t) for c, t in mapping.items()}
             font.ToUnicode = pdf.make_stream(tounicode_cmap(mapping, 2))
+            if index_cmap:
+                order = program.getGlyphOrder()
+                for table in program["cmap"].tables:
+                    table.cmap = {gid: name for gid, name in enumerate(order) if gid}
+                out = io.BytesIO()
+                program.save(out)
+                cid.FontDescriptor.FontFile2.write(out.getvalue())
         out = io.BytesIO()
         pdf.save(out)
         return out.getvalue()
@@ -107,6 +119,12 @@ def test_type0_tounicode_permuting_the_embedded_cmap_is_garbled() -> None:
     page = classify(_type0_with_cmap(derangement(letters, 3))).pages[0]
     assert page.verdict is Verdict.GARBLED, page.evidence
     assert "contradicts the font's own cmap" in " ".join(page.evidence)
+
+
+def test_a_cmap_of_glyph_indices_is_no_account() -> None:
+    """A writer's Unicode subtable that maps code point N to glyph N says nothing."""
+    page = classify(_type0_with_cmap({}, index_cmap=True)).pages[0]
+    assert page.verdict is Verdict.READABLE, page.evidence
 
 
 def test_agreement_folds_case_ligatures_alternates_and_shared_glyphs() -> None:
