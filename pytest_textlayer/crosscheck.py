@@ -29,6 +29,8 @@ embedded program or without names cost one dictionary lookup.
 
 from __future__ import annotations
 
+import functools
+import os
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping
@@ -88,8 +90,11 @@ def _fold(text: str) -> str:
 
 
 def _script(text: str) -> str:
-    """The script of a text's first character, as the first word of its Unicode name."""
-    return unicodedata.name(text[0], "?").split(" ", 1)[0]
+    """The script of a text's first character, as the first word of its Unicode name (kana
+    count with the ideographs: Japanese writes them together, and a map permutes them
+    together)."""
+    word = unicodedata.name(text[0], "?").split(" ", 1)[0]
+    return "CJK" if word in ("HIRAGANA", "KATAKANA") else word
 
 
 def _letters(text: str) -> bool:
@@ -173,6 +178,37 @@ def _index_uni(name: str) -> bool:
     return False
 
 
+#: Where poppler-data keeps the CID → Unicode tables of Adobe's character collections.
+CID_TABLE_DIRS = ("/usr/share/poppler/cidToUnicode", "/usr/local/share/poppler/cidToUnicode",
+                  "/opt/homebrew/share/poppler/cidToUnicode")
+_COLLECTIONS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
+
+
+@functools.lru_cache(maxsize=8)
+def collection_table(ordering: str) -> dict[int, str]:
+    """CID → text of an Adobe collection from poppler-data's table (one hex value per line,
+    line N for CID N); empty when the table is not installed."""
+    if ordering not in _COLLECTIONS:
+        return {}
+    for folder in CID_TABLE_DIRS:
+        path = os.path.join(folder, f"Adobe-{ordering}")
+        try:
+            with open(path, encoding="ascii") as fh:
+                lines = fh.read().split()
+        except OSError:
+            continue
+        out: dict[int, str] = {}
+        for cid, value in enumerate(lines):
+            try:
+                code = int(value, 16)
+            except ValueError:
+                continue
+            if 0x20 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+                out[cid] = chr(code)
+        return out
+    return {}
+
+
 def _glyph_texts(cmap: Mapping[int, int]) -> dict[int, set[str]]:
     """GID → every code point a Unicode cmap gives it; empty when the cmap looks made up.
 
@@ -206,6 +242,12 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
     prog = load_program(kind, _read(stream))
     if prog.error:
         return {}, ""
+    if prog.cid_keyed and prog.ros is not None and prog.ros[0] == "Adobe":
+        # A CID-keyed CFF numbers its glyphs by a character collection's CIDs: the
+        # collection's own table says what each CID is (codes are CIDs: Identity only).
+        table = collection_table(prog.ros[1])
+        return {cid: frozenset((text,)) for cid, text in table.items()}, (
+            f"Adobe-{prog.ros[1]} CIDs" if table else "")
     by_gid = _glyph_texts(prog.cmap)
     source = "cmap" if by_gid else ""
     if not by_gid and prog.glyph_names and not prog.cid_keyed:

@@ -372,6 +372,8 @@ class _Program:
     symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
     post_format: float | None = None
     cid_keyed: bool = False
+    #: (registry, ordering) of a CID-keyed CFF: which collection its CIDs belong to.
+    ros: tuple[str, str] | None = None
     error: str | None = None
 
     @property
@@ -387,6 +389,12 @@ def _load_cff(data: bytes) -> _Program:
     cff.decompile(io.BytesIO(data), None)
     top = cff[cff.fontNames[0]]
     prog.cid_keyed = hasattr(top, "ROS")
+    if prog.cid_keyed:
+        try:
+            registry, ordering, _ = top.ROS
+            prog.ros = (str(registry), str(ordering))
+        except (TypeError, ValueError):
+            prog.ros = None
     charset = list(top.charset or [])
     if prog.cid_keyed:
         prog.kind = "CIDCFF"
@@ -449,6 +457,7 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
     if "CFF " in font:
         cff = _load_cff(font.getTableData("CFF "))
         prog.cid_keyed = cff.cid_keyed
+        prog.ros = cff.ros
         prog.glyph_names = prog.glyph_names or cff.glyph_names
     return prog
 

@@ -163,3 +163,23 @@ def test_contradiction_keeps_the_letters_and_the_offset() -> None:
     scrambled = derangement([chr(c) for c in own], 1)
     found = compare({c: scrambled[chr(c)] for c in own}, own, "cmap")
     assert found is not None and found.offset is None and len(found.codes) == 26
+
+
+def test_collection_tables_give_the_characters_of_adobe_cids() -> None:
+    from pytest_textlayer.crosscheck import collection_table
+
+    japan = collection_table("Japan1")
+    if not japan:
+        pytest.skip("poppler-data's cidToUnicode tables are not installed")
+    assert (japan[34], japan[843], japan[1125]) == ("A", "あ", "亜")
+    assert collection_table("GB1")[4559] == "中"
+    assert collection_table("Identity") == {}
+
+
+def test_kana_and_ideographs_permuted_together_contradict() -> None:
+    """A Japanese map permutes kana with kanji: one script family for the comparison."""
+    chars = "あいうえおかきくけこ漢字東京"
+    own = {i: frozenset({ch}) for i, ch in enumerate(chars)}
+    given = {i: chars[(i + 3) % len(chars)] for i in range(len(chars))}
+    found = compare(given, own, "Adobe-Japan1 CIDs")
+    assert found is not None and len(found.codes) == len(chars)

@@ -75,3 +75,41 @@ def test_exact_verdicts_for_unambiguous_families(
     wrong = [f"{f} p{n}: {label} -> {got}" for f, n, label, alt, got in outcomes
              if label in ("absent", "blank") and got not in (label, alt)]
     assert not wrong, "\n".join(wrong)
+
+
+def test_scrambled_copies_are_caught_by_fonts_that_account_for_their_glyphs() -> None:
+    """Every font of the corpus with a ToUnicode is scrambled; pages the copy breaks are
+    flagged when their broken fonts carry their own account of the glyphs (names, a Unicode
+    cmap, charset names, Adobe CIDs), and the originals' fonts never contradict their maps."""
+    import io
+
+    import pikepdf
+
+    from pytest_textlayer.breakers import break_pdf
+    from pytest_textlayer.content import scan_page
+
+    missed, contradicted = [], []
+    for pdf_path in sorted(ROOT.glob("*.pdf")):
+        data = pdf_path.read_bytes()
+        with pikepdf.open(pdf_path) as pdf:
+            cache: dict[object, object] = {}
+            for i in range(len(pdf.pages)):
+                for use in scan_page(pdf, i, cache).fonts:  # type: ignore[arg-type]
+                    if use.font.contradiction is not None:
+                        contradicted.append(f"{pdf_path.name}: {use.font.name}")
+        v = break_pdf(data, "scramble", truth=(), truth_pdfium=())
+        if not v.applies:
+            continue
+        with pikepdf.open(io.BytesIO(v.pdf)) as pdf:
+            cache = {}
+            accounted = []
+            for i in range(len(pdf.pages)):
+                uses = scan_page(pdf, i, cache).fonts  # type: ignore[arg-type]
+                accounted.append(all(u.font.contradiction is not None for u in uses
+                                     if u.font.name in {f.name for f in v.fonts if f.changed}))
+        for page, truth, has_account in zip(classify(v.pdf).pages, v.pages, accounted,
+                                            strict=True):
+            if truth.expected.value != "readable" and has_account and page.ok:
+                missed.append(f"{pdf_path.name} p{page.number}: {page.evidence[:1]}")
+    assert not contradicted, contradicted
+    assert not missed, missed
