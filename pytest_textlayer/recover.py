@@ -454,31 +454,57 @@ def _differences(font: Any) -> dict[int, str]:
 _INDEX_NAME = re.compile(r"(?:g|gid|glyph|index|cid)0*(\d+)")
 
 
-def _base_encoding(font: Any) -> dict[int, str]:
-    """Code -> glyph name of a simple font's base encoding (/Encoding or its /BaseEncoding).
-
-    A font flagged non-symbolic without one uses StandardEncoding (PDF 9.6.6.1); a
-    symbolic one has only its program's built-in encoding, which this does not read.
-    """
-    import pikepdf
-
+def _named_encoding(name: str) -> dict[int, str]:
     from .encodings import encoding_table
 
-    enc = font.get("/Encoding")
-    if isinstance(enc, pikepdf.Dictionary):
-        enc = enc.get("/BaseEncoding")
-    if isinstance(enc, pikepdf.Name):
-        name = str(enc)[1:]
-    else:
-        desc = font.get("/FontDescriptor")
-        flags = int(desc.get("/Flags", 0)) if desc is not None else 0
-        if flags & 4:
-            return {}
-        name = "StandardEncoding"
     try:
         return encoding_table(name)
     except KeyError:
         return {}
+
+
+def _explicit_encoding(font: Any) -> dict[int, str] | None:
+    """Code -> glyph name of the encoding a simple font names (/Encoding or /BaseEncoding)."""
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    if isinstance(enc, pikepdf.Dictionary):
+        enc = enc.get("/BaseEncoding")
+    return _named_encoding(str(enc)[1:]) if isinstance(enc, pikepdf.Name) else None
+
+
+def _base_encoding(font: Any) -> dict[int, str]:
+    """Code -> glyph name of a simple TrueType's base encoding (/Encoding or its /BaseEncoding).
+
+    A font flagged non-symbolic without one uses StandardEncoding (PDF 9.6.6.1); a
+    symbolic one has only its program's built-in encoding, which this does not read.
+    """
+    explicit = _explicit_encoding(font)
+    if explicit is not None:
+        return explicit
+    desc = font.get("/FontDescriptor")
+    flags = int(desc.get("/Flags", 0)) if desc is not None else 0
+    return {} if flags & 4 else _named_encoding("StandardEncoding")
+
+
+_TYPE1_DUP = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put")
+
+
+def type1_encoding(data: bytes) -> dict[int, str]:
+    """Code -> glyph name of a Type1 program's built-in encoding (its clear-text part).
+
+    ``/Encoding StandardEncoding def`` gives the standard table; otherwise
+    the ``dup <code> /<name> put`` entries before ``eexec`` do.
+    """
+    clear = data.split(b"eexec", 1)[0]
+    start = clear.find(b"/Encoding")
+    if start < 0:
+        return {}
+    head = clear[start : start + 40]
+    if b"StandardEncoding" in head:
+        return _named_encoding("StandardEncoding")
+    return {int(code): name.decode("latin-1") for code, name in _TYPE1_DUP.findall(clear[start:])
+            if int(code) < 256}
 
 
 def _simple_truetype_glyph(
@@ -517,6 +543,22 @@ def _simple_truetype_glyph(
     return None
 
 
+def _names_to_text(
+    usage: FontUsage,
+    diffs: Mapping[int, str],
+    base: Mapping[int, str],
+    mapping: dict[int, str],
+    tally: Counter[str],
+) -> None:
+    """Text of each drawn code of a font that selects glyphs by name: Differences, else base."""
+    for code in usage.codes():
+        name = diffs.get(code) or base.get(code)
+        text = _agl(name) if name else ""
+        if text:
+            mapping[code] = text
+            tally["charset"] += 1
+
+
 def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
     desc = font.get("/FontDescriptor")
     if desc is None:
@@ -545,14 +587,21 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
             return None
         top = cff[cff.fontNames[0]]
         encoding = getattr(top, "Encoding", None)
-        builtin = encoding if isinstance(encoding, list) else []
-        for code in usage.codes():
-            name = diffs.get(code) or (builtin[code] if code < len(builtin) else None)
-            text = _agl(name) if name else ""
-            if text:
-                mapping[code] = text
-                tally["charset"] += 1
+        if isinstance(encoding, list):
+            builtin = dict(enumerate(encoding))
+        else:
+            builtin = _named_encoding(str(encoding)) if encoding else {}
+        explicit = _explicit_encoding(font)
+        _names_to_text(usage, diffs, builtin if explicit is None else explicit, mapping, tally)
         detail = "embedded CFF"
+    elif "/FontFile" in desc:
+        stream = desc["/FontFile"]
+        data = stream.read_bytes()
+        clear = int(stream.get("/Length1", len(data)))
+        explicit = _explicit_encoding(font)
+        names = type1_encoding(data[: clear or len(data)]) if explicit is None else explicit
+        _names_to_text(usage, diffs, names, mapping, tally)
+        detail = "embedded Type1"
     else:
         return None
     if not mapping:

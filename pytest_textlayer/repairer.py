@@ -585,6 +585,12 @@ def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted:
     return after.margin > before.margin + SHIFT_GAIN
 
 
+def _compatible(text: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
+
+
 #: Share of the glyphs two readings of a font must agree on to confirm each other.
 CONFIRM_SHARE = 0.9
 
@@ -645,8 +651,12 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             ))
         if program and plan.shift is None:
             source = plan.program[0].source
+            # Where the present text is the program's up to compatibility (ffi and ﬃ), it stays.
+            differ = {
+                c: t for c, t in program.items() if _compatible(now.get(c, "")) != _compatible(t)
+            }
             readings.append(({"cmap": "cmap", "post": "post"}.get(source, "charset"),
-                             {**now, **program}, f"the embedded program's {source}"))
+                             {**now, **differ}, f"the embedded program's {source}"))
         for source, then, why in readings:
             if then == now:
                 continue

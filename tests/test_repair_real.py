@@ -157,3 +157,12 @@ def test_a_font_repaired_from_its_program_lends_the_offset_it_shows(tmp_path: Pa
     want, got = _broken_and_repaired(tmp_path, "doclingparse__form_fields.pdf", "shift")
     assert "TVH : $ × 8/13" in want
     assert got == want
+
+
+def test_type1_programs_give_their_built_in_encodings_names(tmp_path: Path) -> None:
+    """Nimbus Type1 subsets (FontFile) whose ToUnicode maps every code to U+FFFD: the
+    program's clear-text encoding (dup 82 /R put) names each glyph."""
+    want, got = _broken_and_repaired(tmp_path, "pymupdf__cython.pdf", "collapse")
+    assert "Cython Reference Guide Release 0.29a0" in want
+    assert "Cython Reference Guide Release 0.29a0" in got
+    assert "\ufffd" not in got
