@@ -491,7 +491,7 @@ def _language(
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
-    weak = _weak_ocr_layer(content, verdict)
+    weak = _weak_ocr_layer(content, verdict, text)
     if weak is not None:
         return weak
     if trust is not None:
@@ -533,12 +533,47 @@ def _language(
 OCR_MARGIN = 0.4
 
 
-def _weak_ocr_layer(content: PageContent, verdict: LanguageJudgement) -> _Decision | None:
+#: Share of an OCR layer's words that may mix letters with digits or symbols ('гемеме4',
+#: '{Не') before a layer that reads only moderately well is called OCR in the wrong script:
+#: glyph shapes the OCR language lacks come out as digits and brackets. Right-language OCR,
+#: even of a poor typewritten memo, has a few (e-mail addresses, OCR slips).
+OCR_MIXED_WORDS = 0.25
+#: Words an OCR layer must have before their mix is counted.
+OCR_MIN_WORDS = 20
+_OCR_TOKEN = re.compile(r"\S+")
+_OCR_MIXED = re.compile(r"[^\W\d_][\d{}|\\$*@#%^&=+~<>\[\]]+[^\W\d_]"
+                        r"|[^\W\d_]{2}[\d{}|\\$*@#%^&=+~<>\[\]]+$"
+                        r"|^[\d{}|\\$*@#%^&=+~<>\[\]]+[^\W\d_]{2}")
+
+
+def _mixed_ocr_words(text: str) -> tuple[int, int, list[str]]:
+    """(words of two letters or more, those mixing letters with digits or symbols, examples)."""
+    words = [t for t in _OCR_TOKEN.findall(text[:LANGUAGE_SAMPLE])
+             if sum(ch.isalpha() for ch in t) >= 2]
+    mixed = [t for t in words if _OCR_MIXED.search(t)]
+    return len(words), len(mixed), mixed[:3]
+
+
+def _weak_ocr_layer(
+    content: PageContent, verdict: LanguageJudgement, text: str = ""
+) -> _Decision | None:
     """An OCR layer (mostly invisible text) that barely reads: the wrong language was OCR'd."""
     if not verdict.passes or content.invisible_glyphs * 2 <= content.glyphs:
         return None
     if verdict.score >= verdict.threshold + OCR_MARGIN:
-        return None
+        if verdict.score >= verdict.threshold + 2 * OCR_MARGIN:
+            return None
+        words, mixed, examples = _mixed_ocr_words(text)
+        if words < OCR_MIN_WORDS or mixed <= OCR_MIXED_WORDS * words:
+            return None
+        return _Decision(
+            Verdict.GARBLED,
+            (f"{mixed} of {words} words of the invisible OCR layer mix letters with digits or "
+             f"symbols ({', '.join(map(repr, examples))}) and it reads only moderately as "
+             f"{verdict.lang} ({verdict.score:.2f} nats per pair): OCR run in the wrong script, "
+             "whose missing letter shapes came out as digits and brackets",),
+            "language", score=verdict.score,
+        )
     return _Decision(
         Verdict.GARBLED,
         (f"the invisible OCR layer reads only weakly as {verdict.lang} ({verdict.score:.2f} "
