@@ -18,7 +18,10 @@ For every file, ``repair(ocr="never")`` runs first (the ToUnicode path, no
 Tesseract); files with pages still bad run again with ``ocr="auto"`` (glyph
 OCR, then OCRmyPDF for what is left). Per broken page: exact match of
 pdftotext's text of OUT with the truth, both whitespace-normalised (runs of
-whitespace to one space), character similarity (difflib ratio) and word
+whitespace to one space); beside it, never instead of it, the same match up to
+Unicode compatibility forms (NFKC: ``ﬁ`` and ``fi``, an Arabic presentation
+form and its letter: a producer's ToUnicode may write either for one glyph);
+character similarity (difflib ratio) and word
 agreement (shared words, as a multiset, over the longer word count). Per
 file: OUT size over IN size, and seconds per page.
 
@@ -113,6 +116,8 @@ class Result:
     actions: dict[str, int] = field(default_factory=dict)
     #: per broken page: (exact, ratio, words) after ocr=never; words after auto; words OCRmyPDF.
     never: dict[int, tuple[bool, float, float]] = field(default_factory=dict)
+    #: per broken page after ocr=never: exact up to compatibility forms (NFKC).
+    never_nfkc: dict[int, bool] = field(default_factory=dict)
     auto: dict[int, tuple[bool, float, float]] = field(default_factory=dict)
     ocrmypdf: dict[int, tuple[bool, float, float]] = field(default_factory=dict)
     error: str | None = None
@@ -125,6 +130,19 @@ def score(truth: dict[int, str], out: Path) -> dict[int, tuple[bool, float, floa
         got = norm(texts[number - 1]) if number <= len(texts) else ""
         w = norm(want)
         res[number] = (got == w, similarity(w, got), word_agreement(w, got))
+    return res
+
+
+def score_nfkc(truth: dict[int, str], out: Path) -> dict[int, bool]:
+    """Per page: OUT's text equals the truth once both are in compatibility form (NFKC)."""
+    import unicodedata
+
+    texts = pdftotext_pages(out)
+    res = {}
+    for number, want in truth.items():
+        got = norm(texts[number - 1]) if number <= len(texts) else ""
+        want_nfkc = unicodedata.normalize("NFKC", norm(want))
+        res[number] = unicodedata.normalize("NFKC", got) == want_nfkc
     return res
 
 
@@ -191,6 +209,7 @@ def run_repair(item: Item, out_dir: Path, with_ocr: bool) -> Result:
     res.size_never = out.stat().st_size
     res.actions = report.action_counts()
     res.never = score(item.truth, out)
+    res.never_nfkc = score_nfkc(item.truth, out)
     still_bad = any(not p.ok for p in report.pages if p.number in item.truth)
     tess = TESSERACT.get(item.lang or "")
     if with_ocr and still_bad:
@@ -292,9 +311,10 @@ def summary(results: list[Result]) -> dict[str, Any]:
             after = [(r.auto or r.never)[n] for r in rs for n in r.never]
             sizes = sorted(r.size_never / r.size_in for r in rs if r.size_in and r.size_never)
             exact = _mean([float(e) for e, _, _ in never])
+            nfkc = _mean([float(r.never_nfkc.get(n, False)) for r in rs for n in r.never])
             key = f"{source}/{group}"
             out[key] = {
-                "pages": len(never), "exact": exact,
+                "pages": len(never), "exact": exact, "exact_nfkc": nfkc,
                 "exact_after_ocr": _mean([float(e) for e, _, _ in after]),
                 "ratio": _mean([x for _, x, _ in never]),
                 "words": _mean([w for _, _, w in never]),
@@ -303,7 +323,7 @@ def summary(results: list[Result]) -> dict[str, Any]:
                 "size_max": sizes[-1] if sizes else None,
             }
             s = out[key]
-            print(f"{key:<20} {len(never):>4} pages: exact {exact:.1%} (after OCR "
+            print(f"{key:<20} {len(never):>4} pages: exact {exact:.1%} (NFKC {nfkc:.1%}, after OCR "
                   f"{s['exact_after_ocr']:.1%}), ratio {s['ratio']:.3f}, words {s['words']:.1%} "
                   f"(after OCR {s['words_after_ocr']:.1%}), size median {s['size_median']:.2f}x "
                   f"max {s['size_max']:.2f}x")
@@ -392,12 +412,14 @@ def main(argv: list[str] | None = None) -> int:
             print("\nerrors:")
             for name, err in errors:
                 print(f"  {name}: {err}")
-        misses = [(r.item.path.name, n, round(v[1], 3)) for r in results
-                  for n, v in r.never.items() if r.item.group == "tounicode" and not v[0]]
+        misses = [(r.item.path.name, n, round(v[1], 3), r.never_nfkc.get(n, False))
+                  for r in results for n, v in r.never.items()
+                  if r.item.group == "tounicode" and not v[0]]
         if misses:
             print(f"\ntounicode-group pages not matched exactly without OCR: {len(misses)}")
-            for name, n, ratio in misses:
-                print(f"  {name} p{n}: ratio {ratio}")
+            for name, n, ratio, nfkc in misses:
+                same = " (equal up to compatibility forms)" if nfkc else ""
+                print(f"  {name} p{n}: ratio {ratio}{same}")
         if args.json:
             Path(args.json).write_text(json.dumps(
                 {"rows": rows, "summary": overall, "speed": timing, "errors": errors,
