@@ -4,7 +4,9 @@ Sources, tried in this order because each is less certain than the one before:
 
 a. the embedded program's own tables — a Unicode ``cmap`` subtable inverted
    (through CIDToGIDMap for composite fonts), ``post`` glyph names, CFF
-   charset names — read through the Adobe Glyph List (``program``);
+   charset names, a Type1 program's built-in encoding — read through the
+   Adobe Glyph List; or, for a font without a program, the glyph names of
+   its encoding, which select what the viewer draws (``program``);
 b. an order hypothesis — a constant offset, or the Macintosh standard glyph
    order — accepted only when the document's text under it passes the
    letter-pair model (``order``);
@@ -221,7 +223,7 @@ class Recovery:
     """A map for one font and where it came from."""
 
     mapping: dict[int, str]
-    #: cmap | post | charset | offset | mac-standard | ocr-glyphs
+    #: cmap | post | charset | encoding | offset | mac-standard | ocr-glyphs
     source: str
     #: Glyphs drawn with the font that the map gives text for.
     covered: int
@@ -559,10 +561,36 @@ def _names_to_text(
             tally["charset"] += 1
 
 
+#: The standard 14 fonts that are not symbolic: without an /Encoding they use StandardEncoding.
+_STANDARD_TEXT_FONTS = re.compile(r"(Times|Helvetica|Courier)(-[A-Za-z]+)?")
+
+
+def _from_names(usage: FontUsage, font: Any) -> Recovery | None:
+    """A font without a program: each code's glyph name (Differences, else the base encoding).
+
+    The viewer draws that named glyph from a font of its own, so the name is
+    what the page shows.
+    """
+    diffs = _differences(font)
+    base = _explicit_encoding(font)
+    if base is None:
+        plain = re.sub(r"^[A-Z]{6}\+", "", font_name(font))
+        standard = _STANDARD_TEXT_FONTS.fullmatch(plain.split(",")[0])
+        base = _named_encoding("StandardEncoding") if standard else {}
+    mapping: dict[int, str] = {}
+    tally: Counter[str] = Counter()
+    _names_to_text(usage, diffs, base, mapping, tally)
+    if not mapping:
+        return None
+    return Recovery(
+        mapping, "encoding", coverage(usage, mapping), usage.glyphs, "glyph names of the encoding"
+    )
+
+
 def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
     desc = font.get("/FontDescriptor")
-    if desc is None:
-        return None
+    if desc is None or not any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+        return _from_names(usage, font)
     diffs = _differences(font)
     mapping: dict[int, str] = {}
     tally: Counter[str] = Counter()

@@ -41,7 +41,7 @@ class FontRepair:
     """One font given a new /ToUnicode."""
 
     name: str
-    #: cmap | post | charset | offset | mac-standard | ocr-glyphs (the source of most codes)
+    #: cmap | post | charset | encoding | offset | mac-standard | ocr-glyphs (of most codes)
     source: str
     #: Every source that contributed codes, best first.
     sources: tuple[str, ...]
@@ -655,7 +655,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             differ = {
                 c: t for c, t in program.items() if _compatible(now.get(c, "")) != _compatible(t)
             }
-            readings.append(({"cmap": "cmap", "post": "post"}.get(source, "charset"),
+            readings.append((source,
                              {**now, **differ}, f"the embedded program's {source}"))
         for source, then, why in readings:
             if then == now:

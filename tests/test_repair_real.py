@@ -166,3 +166,13 @@ def test_type1_programs_give_their_built_in_encodings_names(tmp_path: Path) -> N
     assert "Cython Reference Guide Release 0.29a0" in want
     assert "Cython Reference Guide Release 0.29a0" in got
     assert "\ufffd" not in got
+
+
+@pytest.mark.parametrize("breaker", ["pua", "collapse", "scramble"])
+def test_a_font_without_a_program_reads_through_its_encodings_glyph_names(
+    tmp_path: Path, breaker: str
+) -> None:
+    """Helvetica and Times not embedded, with Differences and /WinAnsiEncoding: the viewer
+    draws each code's named glyph from a font of its own, so the names are the text."""
+    want, got = _broken_and_repaired(tmp_path, "kreuzberg__scanned.pdf", breaker)
+    assert got == want
