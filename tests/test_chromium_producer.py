@@ -1,0 +1,133 @@
+"""Chromium's print-to-PDF (Skia), a producer behind most HTML-to-PDF pipelines, in nine scripts.
+
+Skia writes every font as an Identity-H subset with a ToUnicode, splits one
+font into several objects, and draws bold and underline decorations as
+Type3 fonts. Its pages must all be readable; broken on purpose (the real
+breakers of :mod:`pytest_textlayer.breakers`), every page the breaker made
+bad must be flagged and every page it left readable must stay OK.
+
+Skipped when Chromium is absent (Debian: ``apt-get install chromium``).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.breakers import break_pdf
+from pytest_textlayer.classifier import classify
+from pytest_textlayer.model import Verdict
+
+CHROMIUM = next(
+    (p for p in (os.environ.get("TEXTLAYER_CHROMIUM"), shutil.which("chromium"),
+                 shutil.which("chromium-browser")) if p),
+    None,
+)
+CJK_FONT = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+
+TEXTS = {
+    "en": "The committee reviewed the annual report and agreed that the budget for the coming "
+          "year should prioritise maintenance of the existing buildings before any new "
+          "construction begins.",
+    "fr": "Le comité a examiné le rapport annuel et convenu que le budget de l'année à venir "
+          "devait donner la priorité à l'entretien des bâtiments existants avant toute "
+          "construction nouvelle.",
+    "pl": "Komisja przeanalizowała sprawozdanie roczne i uzgodniła, że budżet na nadchodzący "
+          "rok powinien priorytetowo traktować utrzymanie istniejących budynków.",
+    "ru": "Комитет рассмотрел годовой отчёт и согласился с тем, что в бюджете на предстоящий год "
+          "приоритет следует отдать содержанию существующих зданий.",
+    "el": "Η επιτροπή εξέτασε την ετήσια έκθεση και συμφώνησε ότι ο προϋπολογισμός του επόμενου "
+          "έτους πρέπει να δώσει προτεραιότητα στη συντήρηση των υφιστάμενων κτιρίων.",
+    "ar": "راجعت اللجنة التقرير السنوي واتفقت على أن ميزانية العام المقبل يجب أن تعطي الأولوية "
+          "لصيانة المباني القائمة قبل البدء في أي بناء جديد.",
+    "he": "הוועדה בחנה את הדוח השנתי והסכימה כי התקציב לשנה הבאה צריך לתת עדיפות לתחזוקת "
+          "המבנים הקיימים לפני תחילת כל בנייה חדשה.",
+    "vi": "Ủy ban đã xem xét báo cáo thường niên và nhất trí rằng ngân sách năm tới nên ưu tiên "
+          "bảo trì các tòa nhà hiện có trước khi bắt đầu công trình mới.",
+    "zh": "委员会审查了年度报告，并同意明年的预算应优先用于维护现有建筑，"
+          "然后再开始任何新的建设工程。",
+}
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
+    pytest.mark.skipif(
+        not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists(),
+        reason="fonts-dejavu-core is needed to build the PDFs",
+    ),
+]
+
+
+def _page(lang: str, text: str) -> str:
+    """A report page: heading, prose, emphasis, a list, a table of amounts and dates, code."""
+    t = html.escape(text)
+    words = text.split() if lang != "zh" else [text[i:i + 4] for i in range(0, 40, 4)]
+    rows = "".join(
+        f"<tr><td>{html.escape(w)}</td><td>{(i + 1) * 17.5:,.2f}</td>"
+        f"<td>2026-0{i % 9 + 1}-1{i}</td></tr>" for i, w in enumerate(words[:8]))
+    items = "".join(f"<li>{html.escape(w)}</li>" for w in words[:5])
+    direction = "rtl" if lang in ("ar", "he") else "ltr"
+    return (
+        f"<!doctype html><html lang='{lang}' dir='{direction}'><meta charset='utf-8'>"
+        "<body style='font-family: DejaVu Sans, Droid Sans Fallback'>"
+        f"<h1 style='font-family: DejaVu Serif'>{t[:40]}</h1>"
+        + "".join(f"<p>{t}</p>" for _ in range(3))
+        + f"<p><b>{t[:60]}</b> <i>{t[60:140]}</i> <u>{t[:20]}</u></p>"
+        f"<ul>{items}</ul><table border='1'>{rows}</table>"
+        f"<pre>{t[:50]}</pre></body></html>"
+    )
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    assert CHROMIUM is not None
+    folder = tmp_path_factory.mktemp("chromium")
+    out: dict[str, bytes] = {}
+    for lang, text in TEXTS.items():
+        if lang == "zh" and not CJK_FONT.exists():
+            continue  # no CJK font: Chromium would draw empty boxes
+        page = folder / f"{lang}.html"
+        page.write_text(_page(lang, text), encoding="utf-8")
+        target = folder / f"{lang}.pdf"
+        subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update",
+             f"--print-to-pdf={target}", "--no-pdf-header-footer", page.as_uri()],
+            capture_output=True, timeout=120, check=False,
+        )
+        if not target.exists():
+            pytest.fail(f"chromium wrote no PDF for {lang}")
+        out[lang] = target.read_bytes()
+    return out
+
+
+def test_every_page_chromium_prints_is_readable(pdfs: dict[str, bytes]) -> None:
+    assert b"Skia/PDF" in pdfs["en"]
+    for lang, data in pdfs.items():
+        report = classify(data, name=f"{lang}.pdf")
+        assert report.ok, "\n".join(report.render_lines())
+        assert {p.verdict for p in report.pages} == {Verdict.READABLE}, lang
+
+
+@pytest.mark.parametrize("select", ["all", "main", "minor"])
+@pytest.mark.parametrize("breaker",
+                         ["sever", "tounicode-name", "collapse", "pua", "shift", "scramble"])
+def test_broken_copies_are_flagged_and_untouched_pages_stay_ok(
+    pdfs: dict[str, bytes], breaker: str, select: str
+) -> None:
+    missed: list[str] = []
+    for lang, data in pdfs.items():
+        variant = break_pdf(data, breaker, select=select, name=f"{lang}.pdf")
+        if not variant.applies:
+            continue
+        report = classify(variant.pdf, name=f"{lang}-{breaker}.pdf")
+        for truth, page in zip(variant.pages, report.pages, strict=True):
+            broken = truth.expected is not Verdict.READABLE
+            if page.ok == broken:
+                missed.append(f"{lang} p{page.number}: {truth.broken}/{truth.glyphs} glyphs "
+                              f"broken, got {page.verdict.value}: {page.evidence[:1]}")
+    assert not missed, "\n".join(missed)
