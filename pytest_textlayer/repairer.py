@@ -507,9 +507,9 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
 #: Share of the glyphs of the fonts repaired by a shift that one offset must hold to be the
 #: document's: a producer that shifts one font's ToUnicode shifts them all alike.
 DOCUMENT_SHIFT_SHARE = 0.6
-#: A font's text under the document's offset must beat its present text by this many nats
-#: per letter pair (the prior is the other fonts; the font's own text only has to agree).
-SHIFT_GAIN = 0.1
+#: A font's text under another reading must beat its present text by this many nats per
+#: letter pair (the prior is the other fonts or the program; the font's text only has to agree).
+SHIFT_GAIN = 0.0
 #: When both readings pass, the other must lead by this much to replace the present one.
 PASSING_LEAD = 0.5
 
@@ -561,25 +561,28 @@ def _junk(text: str) -> int:
 def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted: bool) -> bool:
     """Does ``then`` (another reading of a font) read better than ``now`` (its present one)?
 
-    It must not fail the letter-pair model nor add junk. A font whose present
-    text passes keeps it, unless the other passes too and either reads far
-    better (a scramble within each case keeps enough letter pairs to pass)
-    or the font was itself shifted back by another offset (two passing
-    readings: the document's offset decides). Otherwise junk in the present
-    text (a shifted space or digit is a control character), passing where
-    the present text does not, letters where there were none, or a better
-    score, decide.
+    It must not fail the letter-pair model nor add junk. Less junk than the
+    present text (a shifted space or digit is a control character) decides,
+    even if that text passes (two stray controls do not fail a heading). A
+    font whose present text passes keeps it, unless the other passes too and
+    either reads far better (a scramble within each case keeps enough letter
+    pairs to pass) or the font was itself shifted back by another offset (two
+    passing readings: the document's offset decides). Otherwise letters
+    where there were none, or a better score decide. Passing alone does not:
+    on a heading, symbol soup with more letter pairs may pass where the
+    words, too few to judge, score better.
     """
     from . import langmodel
 
     after = langmodel.judge(then, model, lang=lang)
-    if after.passes is False or _junk(then) > _junk(now):
+    junk_now, junk_then = _junk(now), _junk(then)
+    if after.passes is False or junk_then > junk_now:
         return False
+    if junk_now > junk_then:
+        return True
     before = langmodel.judge(now, model, lang=lang)
     if before.passes:
         return bool(after.passes) and (shifted or after.margin >= before.margin + PASSING_LEAD)
-    if _junk(now) or after.passes:
-        return True
     if not before.pairs:
         return after.pairs > 0 and after.margin > 0
     return after.margin > before.margin + SHIFT_GAIN
@@ -641,7 +644,13 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
                 plan.bad |= set(rest)
                 plan.mapping.update(rest)
             continue
-        if offset is not None and plan.shift != offset:
+        # An offset that leaves many proper values where they are (moved, they would not be
+        # text) does not apply to this font; junk values (PUA, controls) say nothing.
+        proper = [c for c, t in _shift_base(plan).items() if not _junk(t)]
+        counts = usage.codes()
+        if offset is not None and plan.shift != offset and sum(
+            counts[c] for c in proper if c in moved
+        ) >= recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
             then = {**drawn, **moved} if plan.shift is not None else {**now, **moved}
             readings.append((
                 "offset",

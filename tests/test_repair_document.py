@@ -1,0 +1,83 @@
+"""Repair decisions taken for the whole document: a font too small to judge alone.
+
+Real PDFs written by reportlab (DejaVu TrueType subsets with a ToUnicode each), broken by
+the real breakers of :mod:`pytest_textlayer.breakers`, repaired, and read back by poppler.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from test_repair_pdfs import DEJAVU, DEJAVU_SERIF, needs_poppler, poppler
+
+from pytest_textlayer.breakers import break_pdf
+from pytest_textlayer.repairer import repair
+
+pytestmark = [
+    pytest.mark.skipif(not DEJAVU_SERIF.exists(), reason="fonts-dejavu-core is not installed"),
+    needs_poppler,
+]
+
+BODY = (
+    "The committee met on Tuesday to discuss the budget for the coming year.\n"
+    "Members agreed that the library should stay open longer in the evening,\n"
+    "and that the reading room needs new chairs and better lighting for winter.\n"
+    "The treasurer will present a revised plan at the next meeting in March."
+)
+
+
+def _two_font_page(heading: str) -> bytes:
+    """A short heading in DejaVu Sans over a paragraph in DejaVu Serif."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(TTFont("DejaVuSans", str(DEJAVU)))
+    pdfmetrics.registerFont(TTFont("DejaVuSerif", str(DEJAVU_SERIF)))
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.setFont("DejaVuSans", 18)
+    c.drawString(50, 740, heading)
+    c.setFont("DejaVuSerif", 11)
+    for i, line in enumerate(BODY.split("\n")):
+        c.drawString(50, 700 - 16 * i, line)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("heading", ["Release 2.1", "www.example.com", "Über uns", "Q3 2023"])
+def test_a_heading_too_short_to_judge_takes_the_bodys_offset(tmp_path: Path, heading: str) -> None:
+    """Both fonts' ToUnicode shifted by -29: the heading's few letters cannot choose an
+    offset (nor condemn their own: 'ZZZ\x11H[DPSOH\x11FRP' even passes), the body's offset
+    is taken for it too."""
+    original = _two_font_page(heading)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(break_pdf(original, "shift", select="all").pdf)
+    assert heading not in poppler(broken)
+    fixed = tmp_path / "fixed.pdf"
+    repair(broken, fixed, ocr="never")
+    source = tmp_path / "original.pdf"
+    source.write_bytes(original)
+    assert _words(poppler(fixed)) == _words(poppler(source))
+
+
+@pytest.mark.parametrize("heading", ["Annual Report 2024", "Appendix B", "Москва 2020", "1.2.3"])
+def test_a_correct_heading_is_not_moved_by_the_bodys_offset(tmp_path: Path, heading: str) -> None:
+    """Only the body font shifted: the heading reads fine and must keep its text (moved by
+    +29, 'Annual Report' is half symbols, half unmoved letters, and passes as Welsh)."""
+    original = _two_font_page(heading)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(break_pdf(original, "shift", select="main").pdf)
+    fixed = tmp_path / "fixed.pdf"
+    repair(broken, fixed, ocr="never")
+    source = tmp_path / "original.pdf"
+    source.write_bytes(original)
+    assert _words(poppler(fixed)) == _words(poppler(source))
