@@ -408,11 +408,16 @@ def _contradicted(content: PageContent, settings: CheckSettings) -> _Decision | 
             from .textrepair import shift
 
             repaired.append(shift(use.text, -found.offset))
-    if not wrong_total or wrong_total / content.glyphs <= settings.max_bad_glyphs:
+    # The glyphs other routes already count bad (a shifted map's digits and spaces land on
+    # control characters) join the contradicted letters under the one bad-glyph limit.
+    if not wrong_total or (wrong_total + content.bad_glyphs) / content.glyphs <= \
+            settings.max_bad_glyphs:
         return None
     share = wrong_total / content.glyphs
     summary = (f"{wrong_total} of {content.glyphs} glyphs drawn ({share:.0%}) read as other "
                "characters than their fonts name")
+    if content.bad_glyphs:
+        summary += f", besides {content.bad_glyphs} with no usable route"
     if len(offsets) == 1 and None not in offsets:
         offset = -next(iter(o for o in offsets if o is not None))
         sample = " ".join(" ".join(r.split()) for r in repaired)

@@ -183,3 +183,19 @@ def test_kana_and_ideographs_permuted_together_contradict() -> None:
     given = {i: chars[(i + 3) % len(chars)] for i in range(len(chars))}
     found = compare(given, own, "Adobe-Japan1 CIDs")
     assert found is not None and len(found.codes) == len(chars)
+
+
+def test_contradicted_letters_and_unmapped_digits_count_together() -> None:
+    """Table labels ('Class1 Class2 Class3') in a font of their own, shifted by -29: the
+    letters read as other letters, the digits and spaces as control characters. Neither
+    alone reaches 10 % of the page; together (13 %) they make it shifted."""
+    rows = ["Test Table Slide", "With footnote", "A merged with B", "R1 True False False True",
+            "R2 True False", "R3 False False True True", "R4 False False True True False"]
+    lines = [("Times-Roman", 11, r) for r in rows[:2]] + [("Helvetica-Bold", 9,
+             "Class1 Class2 Class3")] + [("Times-Roman", 11, r) for r in rows[2:]]
+    v = break_pdf(_short_page(lines), "shift", select="minor", truth=(), truth_pdfium=())
+    assert [f.name for f in v.fonts] == ["Helvetica-Bold"]
+    assert v.pages[0].expected is Verdict.SHIFTED and v.pages[0].share < 0.15
+    page = classify(v.pdf).pages[0]
+    assert page.verdict is Verdict.SHIFTED, page.evidence
+    assert page.offset == 29
