@@ -496,6 +496,8 @@ def _language(
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
+    if verdict.passes is False:
+        verdict = _without_minor_bad_fonts(content, settings, model) or verdict
     weak = _weak_ocr_layer(content, verdict, text)
     if weak is not None:
         return weak
@@ -530,6 +532,23 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+def _without_minor_bad_fonts(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> LanguageJudgement | None:
+    """The page's judgement without the fonts whose glyphs the font rung already counted bad,
+    when together they draw no more than the bad-glyph share: a heading font with a broken
+    map is allowed on a page of good body text (the contract's 10 % rule), so its letters
+    must not fail the page through the language rung instead."""
+    from .langmodel import judge
+
+    bad = [use for use in content.fonts if use.bad_glyphs]
+    if not bad or sum(u.glyphs for u in bad) > settings.max_bad_glyphs * content.glyphs:
+        return None
+    rest = "\n".join(use.text for use in content.fonts if not use.bad_glyphs)
+    again = judge(_STRAY.sub(" ", language_sample(rest)), model=model, lang=settings.lang)
+    return again if again.passes is not False else None
 
 
 #: How far above its language's threshold an invisible OCR layer must score. OCR of the right
