@@ -15,6 +15,7 @@ argued with.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -672,6 +673,11 @@ def _odd_font(
 POOL_WORDS = 40
 
 
+def _has_words(text: str, count: int) -> bool:
+    """Does `text` hold at least `count` words? Stops reading at the count (long pages)."""
+    return sum(1 for _ in itertools.islice(_WORD.finditer(text), count)) >= count
+
+
 def _pooled_font(
     content: PageContent, settings: CheckSettings, model: LetterPairModel | None,
     trust: FontTrust, earlier: dict[Any, str],
@@ -687,9 +693,9 @@ def _pooled_font(
         share = use.glyphs / content.glyphs
         if before is None or share <= settings.max_bad_glyphs:
             continue
+        if _has_words(use.text, POOL_WORDS):
+            continue  # enough words to have been judged on this page alone (a cheap look)
         own = _STRAY.sub(" ", use.text)
-        if len(_WORD.findall(own)) >= POOL_WORDS:
-            continue  # enough words to have been judged on this page alone
         words = _STRAY.sub(" ", before) + "\n" + own
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
