@@ -581,11 +581,49 @@ def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted:
     if junk_now > junk_then:
         return True
     before = langmodel.judge(now, model, lang=lang)
+    if _unspaced(now) or _unspaced(then):
+        # A few ideographs or kana score no better than another few: a correct CJK heading
+        # may score below its own +29 soup. Soup draws rare ideographs, text common ones.
+        if shifted and before.passes and after.passes:
+            return True
+        return _more_common_han(now, then)
     if before.passes:
         return bool(after.passes) and (shifted or after.margin >= before.margin + PASSING_LEAD)
     if not before.pairs:
         return after.pairs > 0 and after.margin > 0
     return after.margin > before.margin + SHIFT_GAIN
+
+
+def _unspaced(text: str) -> bool:
+    """Most letters are of a script written without spaces (CJK, kana, Thai...)."""
+    import unicodedata
+
+    from .recover import _UNSPACED
+
+    letters = [ch for ch in text if ch.isalpha()]
+    unspaced = sum(unicodedata.name(ch, "").startswith(_UNSPACED) for ch in letters)
+    return bool(letters) and unspaced > len(letters) / 2
+
+
+#: Share of a text's Han characters that must be commonly used ones for it to read as text...
+COMMON_HAN = 0.9
+#: ...and at most this share for the text it replaces to read as soup.
+SOUP_HAN = 0.75
+
+
+def _more_common_han(now: str, then: str) -> bool:
+    """``then`` is written in commonly used Han characters where ``now`` is not."""
+    from . import langmodel
+
+    langmodel.reference_model()  # the common characters come with the reference profiles
+    common = langmodel.han_characters()
+
+    def shares(text: str) -> tuple[int, float]:
+        han = [ch for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"]
+        return len(han), (sum(ch in common for ch in han) / len(han) if han else 0.0)
+
+    (n_now, s_now), (n_then, s_then) = shares(now), shares(then)
+    return n_now >= 2 and n_then >= 2 and s_then >= COMMON_HAN and s_now <= SOUP_HAN
 
 
 def _compatible(text: str) -> str:
