@@ -119,6 +119,13 @@ def _add_repair(sub: Any) -> None:
     p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
     p.add_argument("--json", action="store_true", help="print the repair report as JSON")
     _add_html(p)
+    g = p.add_argument_group("limits (0 turns one off)")
+    g.add_argument("--timeout", type=float, default=0, metavar="SECONDS",
+                   help="stop the repair after this long (default 0: OCR of a long scan "
+                        "takes as long as it takes)")
+    g.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY // MIB, metavar="MB",
+                   help="address space of the repairing process in MiB "
+                        f"(default {DEFAULT_MAX_MEMORY // MIB})")
 
 
 def _add_generate(sub: Any) -> None:
@@ -367,8 +374,17 @@ def _summary_line(reports: Sequence[DocumentReport]) -> str:
 
 def run_repair(args: argparse.Namespace) -> int:
     from .repairer import repair
+    from .workers import run_isolated
 
-    report = repair(args.input, args.output, ocr=args.ocr, lang=args.lang)
+    if args.timeout < 0 or args.max_memory < 0:
+        raise UsageError("limits must not be negative")
+    # A hostile file can make qpdf, PDFium or Tesseract loop or balloon: the repair runs in a
+    # process the limits can stop, and the input is never at risk either way.
+    limits = Limits(timeout=args.timeout or None,
+                    max_memory=args.max_memory * MIB if args.max_memory else None,
+                    max_pages=None, max_stream_bytes=None)
+    report = run_isolated(repair, (args.input, args.output), {"ocr": args.ocr, "lang": args.lang},
+                          limits=limits, label=args.input)
     if args.html:
         _write_html(args, repairs=[report])
     if args.json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 
 class ExitCode(enum.IntEnum):
@@ -28,6 +29,9 @@ class InputError(TextLayerError):
         self.path = path
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
+        return type(self), (self.path, self.problem)  # crosses from a worker process intact
+
 
 class UsageError(TextLayerError):
     """Arguments that do not make sense (unknown family, font without a glyph...)."""
@@ -42,9 +46,19 @@ class MissingDependency(TextLayerError):
         self.install = install
         self.exit_code = exit_code
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_missing, (type(self), self.what, self.install, self.exit_code)
+
 
 class MissingOCR(MissingDependency):
     """OCR was needed, but Tesseract or a language pack is missing (exit 3)."""
 
     def __init__(self, what: str, install: str) -> None:
         super().__init__(what, install, exit_code=ExitCode.MISSING_OCR)
+
+
+def _rebuild_missing(cls: type[MissingDependency], what: str, install: str,
+                     exit_code: ExitCode) -> MissingDependency:
+    error = cls.__new__(cls)
+    MissingDependency.__init__(error, what, install, exit_code=exit_code)
+    return error

@@ -20,10 +20,10 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 from .errors import InputError
 from .limits import MIB, Limits, precheck
@@ -32,6 +32,8 @@ from .settings import CheckSettings
 
 #: What a job names: a path, or (bytes or path, display name).
 JobInput = Union[str, "os.PathLike[str]", tuple[bytes | str, str]]
+
+T = TypeVar("T")
 
 #: Outcome kinds. ``report`` and ``input`` are the normal ends (a verdict per
 #: page, or a one-line reason the file cannot be read); the others are the
@@ -315,6 +317,94 @@ def run_guarded(
             w.stop(kill=w.job is not None)
 
 
+def run_isolated(
+    target: Callable[..., T], args: tuple[Any, ...] = (),
+    kwargs: dict[str, Any] | None = None, *, limits: Limits, label: str,
+) -> T:
+    """``target(*args, **kwargs)`` in a child process under the time and memory limits.
+
+    For work that is one long call rather than a stream of documents (a
+    repair). Returns its result or raises its exception; past the time limit,
+    out of memory, or when a library crashes the child, raises an
+    InputError naming `label` in one line. The child's temporary files go to
+    a folder of its own, removed whatever happened; on a timeout or an
+    interrupt the child gets SIGTERM first, so its own clean-up runs.
+    """
+    import shutil
+    import tempfile
+
+    ctx = _context()
+    receiver, sender = ctx.Pipe(duplex=False)
+    scratch = tempfile.mkdtemp(prefix="textlayer-job-")
+    proc = ctx.Process(target=_isolated_main, name="textlayer-job", daemon=True,
+                       args=(sender, target, args, kwargs or {}, limits.max_memory, scratch))
+    try:
+        proc.start()
+        sender.close()
+        ready = wait([receiver, proc.sentinel], timeout=limits.timeout)
+        if not ready:
+            raise InputError(label, f"took longer than the limit of {limits.timeout:g} s"
+                                    f"{limits.flag('timeout')}")
+        try:
+            kind, payload = receiver.recv()
+        except (EOFError, OSError):
+            proc.join(timeout=5)
+            raise InputError(label, "a PDF reader crashed on it "
+                                    f"({_signal_name(proc.exitcode)})") from None
+        proc.join(timeout=10)  # it exits by itself once the answer is sent
+        if kind == "ok":
+            result: T = payload
+            return result
+        if isinstance(payload, MemoryError):
+            cap = f" of {limits.max_memory // MIB} MiB" if limits.max_memory else ""
+            raise InputError(label, f"needs more memory than the limit{cap}"
+                                    f"{limits.flag('max_memory')}")
+        raise payload
+    finally:
+        _end(proc)
+        receiver.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _end(proc: Any) -> None:
+    """Stop a child politely (SIGTERM runs its clean-up), then for good."""
+    if proc.pid is None:
+        return
+    if proc.is_alive():
+        proc.terminate()
+        proc.join(timeout=10)
+    if proc.is_alive():
+        proc.kill()
+    proc.join(timeout=5)
+
+
+def _isolated_main(conn: Connection, target: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: dict[str, Any], max_memory: int | None, scratch: str) -> None:
+    import pickle
+    import tempfile
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    signal.signal(signal.SIGTERM, interrupt)  # ...and stops us with SIGTERM: clean-up runs
+    os.environ["TMPDIR"] = scratch  # helper programs (OCRmyPDF, Tesseract) too
+    tempfile.tempdir = scratch
+    _cap_memory(max_memory)
+    try:
+        message: tuple[str, Any] = ("ok", target(*args, **kwargs))
+    except KeyboardInterrupt:
+        return
+    except BaseException as exc:  # noqa: BLE001 - sent to the parent, which raises it
+        message = ("error", exc)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the work is done: nothing left to clean
+    try:
+        conn.send(message)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        error = RuntimeError(f"internal error: {type(message[1]).__name__}: {message[1]}")
+        conn.send(("error", error))
+
+
 def _next_deadline(busy: list[_Worker], timeout: float | None) -> float | None:
     if timeout is None:
         return None
@@ -370,4 +460,4 @@ def _replace(w: _Worker, ctx: Any, settings: CheckSettings, password: str,
 
 
 __all__ = ["CRASHED", "INPUT", "INTERNAL", "MEMORY", "REPORT", "TIMEOUT", "Guard", "JobInput",
-           "Outcome", "check_one", "run_guarded"]
+           "Outcome", "check_one", "run_guarded", "run_isolated"]

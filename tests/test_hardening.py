@@ -384,3 +384,37 @@ def test_a_damaged_file_message_names_no_memory_address(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert doc["error"].startswith("damaged PDF: ")
     assert "0x" not in doc["error"] and "BytesIO" not in doc["error"]
+
+
+def test_repair_past_its_time_limit_stops_in_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    slow = _slow_document(tmp_path / "slow.pdf")
+    before = sha(slow)
+    out_dir, scratch = tmp_path / "out", tmp_path / "scratch"
+    out_dir.mkdir()
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    done = subprocess.run([*CMD, "repair", str(slow), "-o", str(out_dir / "fixed.pdf"),
+                           "--ocr", "never", "--timeout", "1"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 2
+    assert done.stderr == (f"textlayer: error: {slow}: took longer than the limit of 1 s "
+                           "(--timeout)\n")
+    assert list(out_dir.iterdir()) == [] and list(scratch.iterdir()) == []
+    assert sha(slow) == before
+
+
+def test_repair_over_its_memory_limit_stops_in_one_line(tmp_path: Path) -> None:
+    bomb = tmp_path / "big.pdf"
+    bomb.write_bytes(_with_bomb(generate("severed").pdf, 400 * MIB))
+    out = tmp_path / "fixed.pdf"
+    done = subprocess.run([*CMD, "repair", str(bomb), "-o", str(out), "--ocr", "never",
+                           "--max-memory", "160"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"textlayer: error: {bomb}: ")
+    assert not out.exists()
+
+
+def test_repair_limits_must_not_be_negative(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["repair", "in.pdf", "-o", "out.pdf", "--timeout", "-1"]) == 2
+    assert "limits must not be negative" in capsys.readouterr().err
