@@ -336,7 +336,9 @@ def run_isolated(
     ctx = _context()
     receiver, sender = ctx.Pipe(duplex=False)
     scratch = tempfile.mkdtemp(prefix="textlayer-job-")
-    proc = ctx.Process(target=_isolated_main, name="textlayer-job", daemon=True,
+    # Not a daemon: the work may start process pools of its own (OCRmyPDF), which daemons may
+    # not; the `finally` below ends the child whatever happens.
+    proc = ctx.Process(target=_isolated_main, name="textlayer-job", daemon=False,
                        args=(sender, target, args, kwargs or {}, limits.max_memory, scratch))
     try:
         proc.start()
