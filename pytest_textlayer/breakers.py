@@ -381,6 +381,31 @@ def _select(usages: list[Any], select: str) -> list[Any]:
     return [ranked[-1] if select == "main" else ranked[0]]
 
 
+def _codes_outside_actual_text(
+    pdf: Any, keys: Collection[tuple[int, int]]
+) -> dict[int, dict[tuple[int, int], Mapping[int, int]]]:
+    """Per page, per font to break: the codes drawn outside marked content with /ActualText.
+
+    Readers take the text of such spans from /ActualText (Chromium tags its shaped Arabic
+    and fallback-font runs so), so a broken map does not change what they extract there.
+    Pages without any /ActualText are left out (every glyph drawn counts).
+    """
+    from .content import scan_page
+
+    out: dict[int, dict[tuple[int, int], Mapping[int, int]]] = {}
+    cache: dict[Any, Any] = {}
+    for index in range(len(pdf.pages)):
+        try:
+            content = scan_page(pdf, index, cache)
+        except Exception:  # noqa: BLE001 - a page the walk cannot read: count every glyph
+            continue
+        if not content.actual_text_glyphs:
+            continue
+        out[index] = {use.font_key: use.codes for use in content.fonts
+                      if use.font_key in keys}
+    return out
+
+
 def break_pdf(
     data: bytes, breaker: str, *, select: str = "all", offset: int = DEFAULT_OFFSET,
     seed: int = 1, name: str = "<bytes>", truth: Sequence[str] | None = None,
@@ -426,6 +451,8 @@ def break_pdf(
                 if current:
                     candidates.append((usage, current))
         chosen = {id(u) for u in _select([u for u, _ in candidates], select)}
+        outside = _codes_outside_actual_text(pdf, {u.key for u, _ in candidates
+                                                   if id(u) in chosen})
         fonts: list[BrokenFont] = []
         changed_by_page: dict[int, int] = {}
         done: set[tuple[int, int]] = set()
@@ -449,6 +476,9 @@ def break_pdf(
             count = 0
             for page, runs in usage.pages.items():
                 n = sum(1 for run in runs for c in run if c in changed)
+                coded = outside.get(page, {}).get(usage.key)
+                if coded is not None:  # glyphs under /ActualText read right whatever the map
+                    n = min(n, sum(k for c, k in coded.items() if c in changed))
                 changed_by_page[page] = changed_by_page.get(page, 0) + n
                 count += n
             fonts.append(BrokenFont(usage.name, usage.subtype, usage.glyphs, count,

@@ -99,6 +99,8 @@ class FontUse:
     font: FontInfo
     glyphs: int = 0
     bad_glyphs: int = 0
+    #: The font object's key in the walk (its objgen when indirect).
+    font_key: Any = field(default=None, repr=False)
     #: Glyphs drawn in render mode 3 or 7.
     invisible_glyphs: int = 0
     #: Glyphs inside marked content with /ActualText (counted as good).
@@ -486,7 +488,7 @@ class _Walker:
             return
         use = self.uses.get(state.font_key)
         if use is None:
-            use = self.uses[state.font_key] = FontUse(info)
+            use = self.uses[state.font_key] = FontUse(info, font_key=state.font_key)
         n = len(codes)
         a2, b2, c2, d2, e2, f2 = state.ctm
         e, f = tm[4], tm[5]

@@ -337,3 +337,36 @@ def test_short_shifted_heading_without_glyph_names_is_shifted() -> None:
     page = classify(v.pdf).pages[0]
     assert page.verdict is Verdict.SHIFTED, (page.verdict, page.evidence)
     assert page.offset == 29
+
+
+def test_glyphs_under_actual_text_are_not_counted_broken() -> None:
+    """Readers take the text of an /ActualText span from the span (Chromium tags its shaped
+    and fallback runs so): breaking the map of the font drawn there changes nothing read."""
+    import pikepdf
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    c = canvas.Canvas(out, invariant=1)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, 780, "Annual report")
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 740, "The committee reviewed the annual report.")
+    c.showPage()
+    c.save()
+    with pikepdf.open(io.BytesIO(out.getvalue())) as pdf:
+        page = pdf.pages[0]
+        body = b"".join(s.read_bytes() for s in (
+            [page.Contents] if isinstance(page.Contents, pikepdf.Stream) else page.Contents))
+        heading, rest = body.split(b"Annual report", 1)
+        start = heading.rindex(b"BT")
+        body = (heading[:start] + b"/Span <</ActualText (Annual report)>> BDC "
+                + heading[start:] + b"Annual report" + rest.replace(b"ET", b"ET EMC", 1))
+        page.Contents = pdf.make_stream(body)
+        tagged = io.BytesIO()
+        pdf.save(tagged)
+    v = break_pdf(tagged.getvalue(), "pua", select="main", truth=(), truth_pdfium=())
+    assert [f.name for f in v.fonts] == ["Times-Roman"]
+    v = break_pdf(tagged.getvalue(), "pua", select="minor", truth=(), truth_pdfium=())
+    assert [f.name for f in v.fonts] == ["Helvetica-Bold"]
+    assert v.pages[0].broken == 0 and v.pages[0].expected is Verdict.READABLE
+    assert "Annual report" in " ".join(pdfium_pages(v.pdf)[0].split())
