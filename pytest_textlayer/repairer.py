@@ -510,6 +510,10 @@ DOCUMENT_SHIFT_SHARE = 0.6
 #: A font's text under another reading must beat its present text by this many nats per
 #: letter pair (the prior is the other fonts or the program; the font's text only has to agree).
 SHIFT_GAIN = 0.0
+#: Fewest letter pairs of each reading their scores are compared on.
+MIN_COMPARE_PAIRS = 6
+#: Fewest letters a reading judged by the shape of its words must have.
+MIN_WORD_LETTERS = 4
 #: When both readings pass, the other must lead by this much to replace the present one.
 PASSING_LEAD = 0.5
 
@@ -589,8 +593,22 @@ def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted:
         return _more_common_han(now, then)
     if before.passes:
         return bool(after.passes) and (shifted or after.margin >= before.margin + PASSING_LEAD)
+    if min(after.pairs, before.pairs or after.pairs) < MIN_COMPARE_PAIRS:
+        # A score on a few letter pairs is noise ('פרק 3' scores below its soup); the shape
+        # of the words is not: '1RWHV' and '§UJHU' are no words, 'Notes' and 'Ärger' are
+        # (but 'oCa' from 'R&D' is not: too short, and a capital inside a word).
+        from .recover import wordlike
+
+        letters = sum(ch.isalpha() for ch in then)
+        camel = any(a.islower() and b.isupper() for a, b in zip(then, then[1:], strict=False))
+        return (
+            letters >= MIN_WORD_LETTERS
+            and not camel
+            and wordlike(then) == 1.0
+            and wordlike(now) < 0.5
+        )
     if not before.pairs:
-        return after.pairs > 0 and after.margin > 0
+        return after.margin > 0
     return after.margin > before.margin + SHIFT_GAIN
 
 

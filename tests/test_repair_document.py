@@ -56,7 +56,9 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("heading", ["Release 2.1", "www.example.com", "Über uns", "Q3 2023"])
+@pytest.mark.parametrize(
+    "heading", ["Release 2.1", "www.example.com", "Über uns", "Q3 2023", "Notes", "Ärger"]
+)
 def test_a_heading_too_short_to_judge_takes_the_bodys_offset(tmp_path: Path, heading: str) -> None:
     """Both fonts' ToUnicode shifted by -29: the heading's few letters cannot choose an
     offset (nor condemn their own: 'ZZZ\x11H[DPSOH\x11FRP' even passes), the body's offset
@@ -72,7 +74,9 @@ def test_a_heading_too_short_to_judge_takes_the_bodys_offset(tmp_path: Path, hea
     assert _words(poppler(fixed)) == _words(poppler(source))
 
 
-@pytest.mark.parametrize("heading", ["Annual Report 2024", "Appendix B", "Москва 2020", "1.2.3"])
+@pytest.mark.parametrize(
+    "heading", ["Annual Report 2024", "Appendix B", "Москва 2020", "1.2.3", "R&D", "H2O", "פרק 3"]
+)
 def test_a_correct_heading_is_not_moved_by_the_bodys_offset(tmp_path: Path, heading: str) -> None:
     """Only the body font shifted: the heading reads fine and must keep its text (moved by
     +29, 'Annual Report' is half symbols, half unmoved letters, and passes as Welsh)."""
