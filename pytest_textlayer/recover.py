@@ -552,34 +552,70 @@ def _names_to_text(
     mapping: dict[int, str],
     tally: Counter[str],
 ) -> None:
-    """Text of each drawn code of a font that selects glyphs by name: Differences, else base."""
+    """Text of each drawn code of a font that selects glyphs by name: Differences, else base.
+
+    Names outside the AGL that carry a code point in hex (:func:`hex_names`) count too.
+    """
+    hexed = hex_names(diffs)
     for code in usage.codes():
         name = diffs.get(code) or base.get(code)
-        text = _agl(name) if name else ""
+        text = (_agl(name) if name else "") or hexed.get(code, "")
         if text:
             mapping[code] = text
             tally["charset"] += 1
+
+
+_HEX_NAME = re.compile(r"(.*?)([0-9A-Fa-f]{4,6})")
+#: Printable ASCII codes whose hex-suffixed name must give the code itself before such names
+#: are read as code points.
+MIN_HEX_WITNESSES = 8
+
+
+def hex_names(names: Mapping[int, str]) -> dict[int, str]:
+    """Code -> text for fonts whose glyph names are one prefix and a code point in hex.
+
+    Some producers name glyphs ``iSQP05EA`` (a tag, then U+05EA). The scheme
+    is believed only when every name has the same prefix and, for at least
+    :data:`MIN_HEX_WITNESSES` printable ASCII codes and with no exception,
+    the hex number is the code itself (``iSQP0041`` for code 65).
+    """
+    parts = {code: _HEX_NAME.fullmatch(name) for code, name in names.items()}
+    if not parts or any(m is None for m in parts.values()):
+        return {}
+    found = {code: m for code, m in parts.items() if m is not None}
+    if len({m.group(1) for m in found.values()}) != 1:
+        return {}
+    values = {code: int(m.group(2), 16) for code, m in found.items()}
+    ascii_codes = [code for code in values if 0x21 <= code <= 0x7E]
+    if len(ascii_codes) < MIN_HEX_WITNESSES or any(values[c] != c for c in ascii_codes):
+        return {}
+    out = {}
+    for code, value in values.items():
+        text = chr(value) if value < 0x110000 and not 0xD800 <= value <= 0xDFFF else ""
+        if usable_text(text):
+            out[code] = plain_text(text)
+    return out
 
 
 #: The standard 14 fonts that are not symbolic: without an /Encoding they use StandardEncoding.
 _STANDARD_TEXT_FONTS = re.compile(r"(Times|Helvetica|Courier)(-[A-Za-z]+)?")
 
 
-def _from_names(usage: FontUsage, font: Any) -> Recovery | None:
+def _from_names(usage: FontUsage, font: Any, *, base: bool = True) -> Recovery | None:
     """A font without a program: each code's glyph name (Differences, else the base encoding).
 
     The viewer draws that named glyph from a font of its own, so the name is
-    what the page shows.
+    what the page shows. (``base=False``: the Differences only.)
     """
     diffs = _differences(font)
-    base = _explicit_encoding(font)
-    if base is None:
+    encoding = _explicit_encoding(font) if base else {}
+    if encoding is None:
         plain = re.sub(r"^[A-Z]{6}\+", "", font_name(font))
         standard = _STANDARD_TEXT_FONTS.fullmatch(plain.split(",")[0])
-        base = _named_encoding("StandardEncoding") if standard else {}
+        encoding = _named_encoding("StandardEncoding") if standard else {}
     mapping: dict[int, str] = {}
     tally: Counter[str] = Counter()
-    _names_to_text(usage, diffs, base, mapping, tally)
+    _names_to_text(usage, diffs, encoding, mapping, tally)
     if not mapping:
         return None
     return Recovery(
@@ -666,7 +702,11 @@ def from_program(usage: FontUsage) -> Recovery | None:
                 )
             return None
         if font.get("/Subtype") == pikepdf.Name.Type3:
-            return None
+            # Its glyphs are procedures: only their names (AGL or hex code points) can say.
+            found = _from_names(usage, font, base=False)
+            return None if found is None else Recovery(
+                found.mapping, "charset", found.covered, found.glyphs, "Type3 glyph names"
+            )
         return _from_simple(usage, font)
     except Exception:  # noqa: BLE001 - a damaged program is a source that says nothing
         return None

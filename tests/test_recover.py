@@ -180,3 +180,14 @@ def test_parse_hocr_reads_characters_words_and_lines() -> None:
     assert chars[0].box == (10.0, 10.0, 30.0, 40.0) and chars[0].conf == 97.5
     assert chars[0].word == chars[1].word != chars[2].word
     assert chars_text(chars) == "Le œ"
+
+
+def test_hex_suffixed_glyph_names_are_code_points_only_when_ascii_codes_agree() -> None:
+    names = {c: f"iSQP{c:04X}" for c in range(0x41, 0x5B)} | {229: "iSQP05EA", 32: "iSQP0020"}
+    got = recover.hex_names(names)
+    assert got[0x41] == "A" and got[229] == "\u05ea" and got[32] == " "
+    shifted = {c: f"iSQP{c + 1:04X}" for c in range(0x41, 0x5B)}
+    assert recover.hex_names(shifted) == {}  # the hex is not the code: a glyph index
+    mixed = names | {0x30: "zero"}
+    assert recover.hex_names(mixed) == {}  # one scheme for every name, or none
+    assert recover.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few

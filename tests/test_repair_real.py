@@ -176,3 +176,13 @@ def test_a_font_without_a_program_reads_through_its_encodings_glyph_names(
     draws each code's named glyph from a font of its own, so the names are the text."""
     want, got = _broken_and_repaired(tmp_path, "kreuzberg__scanned.pdf", breaker)
     assert got == want
+
+
+@pytest.mark.parametrize("breaker", ["shift", "pua"])
+def test_type3_glyph_names_carrying_code_points_give_the_text(
+    tmp_path: Path, breaker: str
+) -> None:
+    """A Hebrew form drawn by one Type3 font whose glyphs are named iSQP0041 ... iSQP05EA:
+    the hex is the code point (it is the code itself for every ASCII code)."""
+    want, got = _broken_and_repaired(tmp_path, "pdfjs__issue12705.pdf", breaker)
+    assert got == want
