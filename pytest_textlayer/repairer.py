@@ -294,6 +294,8 @@ class _Plan:
     program: list[Any] = field(default_factory=list)
     #: Some codes had no usable route before the repair (the analyser's own finding).
     flagged: bool = False
+    #: Its ToUnicode read as no language and its program's reading replaced it.
+    overruled: bool = False
 
     def missing(self) -> set[int]:
         return self.bad - set(self.mapping)
@@ -466,6 +468,7 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
             plan.add(program)
             if wrong:
+                plan.overruled = True
                 plan.shift = _program_shift(plan, program.mapping)
     if plan.info is not None and plan.info.recovered:
         # The font analyser reads programs this module does not (Type1 built-in encodings).
@@ -486,6 +489,8 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
                 not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes
             ):
                 plan.add(analysed)
+                if wrong:
+                    plan.overruled = True
                 if wrong and plan.shift is None:
                     plan.shift = _program_shift(plan, found)
     # The file's own map shifted back comes before reading codes as glyph ids: it keeps the
@@ -664,6 +669,32 @@ def _confirms(usage: Any, a: Mapping[int, str], b: Mapping[int, str]) -> bool:
     return bool(sum(counts[c] for c in both if a[c] == b[c]) >= CONFIRM_SHARE * shared)
 
 
+def _programs_overrule(plans: list[_Plan]) -> bool:
+    """Most glyphs of the fonts with a program reading on condemned pages were overruled by it.
+
+    Then the document's ToUnicode maps are what is broken, and a font with too
+    little text to be judged is more likely broken alike than right.
+    """
+    judged = [p for p in plans if p.program and p.on_bad_page]
+    total = sum(p.usage.glyphs for p in judged)
+    overruled = sum(p.usage.glyphs for p in judged if p.overruled)
+    return bool(overruled) and overruled >= DOCUMENT_SHIFT_SHARE * total
+
+
+def _program_reads_as_well(now: str, then: str, model: Any, lang: str | None) -> bool:
+    """Under a document whose programs overrule its ToUnicode maps: the program's reading
+    neither fails, nor adds junk, nor reads worse than the present text."""
+    from . import langmodel
+
+    after = langmodel.judge(then, model, lang=lang)
+    if after.passes is False or _junk(then) > _junk(now):
+        return False
+    before = langmodel.judge(now, model, lang=lang)
+    if before.passes and not after.passes:
+        return False
+    return not (before.passes and after.margin < before.margin)
+
+
 def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> None:
     """Give the fonts their own text judged too thin to condemn the readings the rest supports.
 
@@ -673,12 +704,15 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
     readings are offered to every font with bad codes or on a condemned
     page: its values shifted back by the document's offset
     (:func:`_document_shift`), and its program's own map. One is taken
-    when the font's text then reads better (:func:`_reads_better`), or when
-    the offset and the program agree on it.
+    when the font's text then reads better (:func:`_reads_better`), when
+    the offset and the program agree on it, or, for the program's, when
+    the document's other programs overruled their ToUnicode maps
+    (:func:`_programs_overrule`) and it reads as well.
     """
     from . import recover
 
     offset = _document_shift(plans, model, lang)
+    overrule = _programs_overrule(plans)
     for plan in plans:
         if not (plan.on_bad_page or plan.flagged) or plan.info is None:
             continue
@@ -720,12 +754,17 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             differ = {
                 c: t for c, t in program.items() if _compatible(now.get(c, "")) != _compatible(t)
             }
-            readings.append((source,
-                             {**now, **differ}, f"the embedded program's {source}"))
+            what = (
+                "the glyph names of its encoding" if source == "encoding"
+                else f"the embedded program's {source}"
+            )
+            readings.append((source, {**now, **differ}, what))
         for source, then, why in readings:
             if then == now:
                 continue
             confirmed = source == "offset" and bool(program) and _confirms(usage, then, program)
+            if source != "offset" and overrule and not plan.overruled:
+                confirmed = _program_reads_as_well(usage.text(now), usage.text(then), model, lang)
             if not confirmed and not _reads_better(
                 usage.text(now), usage.text(then), model, lang, shifted=plan.shift is not None
             ):
@@ -735,9 +774,13 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             plan.unverified = set()
             plan.shift = offset if source == "offset" else plan.shift
             plan.sources = [source, *(s for s in plan.sources if s != source)]
-            plan.details.append(
-                f"{why}: {'the program agrees' if confirmed else 'the text reads better'}"
-            )
+            because = "the text reads better"
+            if confirmed:
+                because = (
+                    "the program agrees" if source == "offset"
+                    else "the document's other programs overrule their ToUnicode too"
+                )
+            plan.details.append(f"{why}: {because}")
             break
 
 

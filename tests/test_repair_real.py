@@ -186,3 +186,14 @@ def test_type3_glyph_names_carrying_code_points_give_the_text(
     the hex is the code point (it is the code itself for every ASCII code)."""
     want, got = _broken_and_repaired(tmp_path, "pdfjs__issue12705.pdf", breaker)
     assert got == want
+
+
+def test_a_short_font_follows_the_documents_programs_when_they_overrule_its_maps(
+    tmp_path: Path,
+) -> None:
+    """Scrambled ToUnicode maps on a scanned letter with an OCR layer in Times: the body's
+    names overrule its map; the Helvetica footer ('Source: https://...') still passes as
+    scrambled, its names pass a little better, and the document settles it."""
+    want, got = _broken_and_repaired(tmp_path, "unstructured__pdf-with-ocr-text.pdf", "scramble")
+    assert "Source: https://www.industrydocuments.ucsf.edu/docs/mjgl0226" in want
+    assert got == want
