@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,8 @@ from .settings import CheckSettings
 from .source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
 
 if TYPE_CHECKING:
-    from .content import PageContent
+    from .content import FontUse, PageContent
+    from .fonts import FontInfo
     from .langmodel import LanguageJudgement, LetterPairModel
 
 #: Share of the page area raster images must cover before a page without text is `absent`.
@@ -199,7 +201,7 @@ def classify_page(
     decision = (
         _presence(content, reader)
         or _static(content, fonts, settings, text, model, spared)
-        or _contradicted(content, settings)
+        or _contradicted(content, settings, model)
         or (None if content.text_complete else _reader_signals(text, settings))
         or _language(text, content, settings, model, trust, number)
     )
@@ -377,7 +379,9 @@ def _bad_font_lines(fonts: tuple[FontReport, ...]) -> list[str]:
 MIN_CONTRADICTED_CODES = 3
 
 
-def _contradicted(content: PageContent, settings: CheckSettings) -> _Decision | None:
+def _contradicted(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None = None
+) -> _Decision | None:
     """Glyphs whose ToUnicode contradicts their font's own glyph names or cmap (crosscheck).
 
     A permuted or shifted ToUnicode gives ordinary characters that are not the
@@ -396,6 +400,19 @@ def _contradicted(content: PageContent, settings: CheckSettings) -> _Decision | 
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         found = use.font.contradiction
         if found is None:
+            if use.invisible_glyphs * 2 <= use.glyphs:  # OCR fonts' widths mean nothing
+                wrong = _width_contradiction(use, lines)
+                if wrong:
+                    wrong_total += wrong
+                    # Widths say the map is wrong, not how: a shifted map reads once shifted.
+                    from .textrepair import find_shift
+
+                    moved = find_shift(use.text, model)
+                    if moved is not None and moved.method == "offset" and moved.offset:
+                        offsets.add(-moved.offset)
+                        repaired.append(moved.text)
+                    else:
+                        offsets.add(None)
             continue
         drawn = use.codes
         compared, wrong, distinct = found.weigh(drawn)
@@ -429,6 +446,43 @@ def _contradicted(content: PageContent, settings: CheckSettings) -> _Decision | 
             "fonts", offset=offset, repaired_sample=sample[:SAMPLE_LIMIT],
         )
     return _Decision(Verdict.GARBLED, (*lines, summary), "fonts")
+
+
+def _width_contradiction(use: FontUse, lines: list[str]) -> int:
+    """Glyphs of a font without its own account whose widths do not follow their letters.
+
+    Narrow letters are narrow and wide ones wide in every proportional Latin
+    font: when the widths of the lower-case letters a page draws with a font
+    do not rank like the letters its ToUnicode gives them, the map is
+    permuted. Only fonts whose program names nothing are measured (the names
+    decide the others), once per page, on a dozen distinct letters at least;
+    a font whose widths followed its letters on one page is trusted after.
+    """
+    from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
+
+    font = use.font
+    letters = font.letter_widths
+    if not letters or font in _WIDTHS_AGREE:
+        return 0
+    drawn = use.codes
+    found = width_correlation(letters, drawn)
+    if found is None:
+        return 0
+    rho, n = found
+    if rho >= MAX_WIDTH_CORRELATION:
+        if rho >= 2 * MAX_WIDTH_CORRELATION:
+            _WIDTHS_AGREE.add(font)
+        return 0
+    wrong = sum(k for code, k in drawn.items() if code in letters)
+    lines.append(f"font {font.name} ({font.subtype}): the widths of its glyphs do not follow "
+                 f"the letters its ToUnicode gives them (rank correlation {rho:.2f} over {n} "
+                 f"lower-case letters; proportional fonts give 0.5 or more): a permuted map; "
+                 f"{wrong} of {use.glyphs} glyphs drawn")
+    return wrong
+
+
+#: Fonts whose widths followed their letters on a page: not measured again.
+_WIDTHS_AGREE: weakref.WeakSet[FontInfo] = weakref.WeakSet()
 
 
 # Rung 3 -------------------------------------------------------------------

@@ -298,3 +298,82 @@ def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
     else:
         return {}, ""
     return {c: frozenset(by_gid[g]) for c, g in code_gid.items() if g in by_gid}, source
+
+
+# -- widths ------------------------------------------------------------------------------------
+#: Distinct lower-case letters a page must draw with a font before its widths are compared.
+MIN_WIDTH_LETTERS = 12
+#: Below this rank correlation between a font's widths and the letters its map gives, the map is
+#: permuted: proportional fonts of the real corpus, Chromium, Ghostscript and cairo give 0.5 or
+#: more (0.87 for 19 fonts in 20), permuted maps 0.44 at most (0.25 for 19 in 20).
+MAX_WIDTH_CORRELATION = 0.3
+
+
+#: Advance widths (1/1000 em) of the lower-case Latin-1 letters: the mean of Helvetica's and
+#: Times-Roman's, from Adobe's Core 14 AFM metrics (as reportlab ships them).
+_REFERENCE_WIDTHS: dict[str, float] = {
+    "a": 500, "b": 528, "c": 472, "d": 528, "e": 500, "f": 305.5, "g": 528, "h": 528, "i": 250,
+    "j": 250, "k": 500, "l": 250, "m": 805.5, "n": 528, "o": 528, "p": 528, "q": 528, "r": 333,
+    "s": 444.5, "t": 278, "u": 528, "v": 500, "w": 722, "x": 500, "y": 500, "z": 472,
+    "ß": 555.5, "à": 500, "á": 500, "â": 500, "ã": 500, "ä": 500, "å": 500, "æ": 778, "ç": 472,
+    "è": 500, "é": 500, "ê": 500, "ë": 500, "ì": 278, "í": 278, "î": 278, "ï": 278, "ð": 528,
+    "ñ": 528, "ò": 528, "ó": 528, "ô": 528, "õ": 528, "ö": 528, "ø": 555.5, "ù": 528, "ú": 528,
+    "û": 528, "ü": 528, "ý": 500, "þ": 528, "ÿ": 500,
+}
+
+
+def reference_widths() -> dict[str, float]:
+    """Standard advance widths of the lower-case Latin-1 letters (see _REFERENCE_WIDTHS)."""
+    return _REFERENCE_WIDTHS
+
+
+def letter_widths(tounicode: Mapping[int, str], widths: Mapping[int, float]) -> dict[
+        int, tuple[str, float]]:
+    """Code → (lower-case Latin letter its map gives, its advance width) for a width check."""
+    ref = reference_widths()
+    return {code: (text, widths[code]) for code, text in tounicode.items()
+            if text in ref and widths.get(code, 0) > 0}
+
+
+def width_correlation(letters: Mapping[int, tuple[str, float]],
+                      drawn: Mapping[int, int]) -> tuple[float, int] | None:
+    """Rank correlation between the widths of the letters drawn and the standard widths of the
+    letters the map gives them, and how many distinct letters it rests on; None when too few
+    letters are drawn or the font is monospaced (no order to compare)."""
+    ref = reference_widths()
+    pairs: dict[str, float] = {}
+    for code in drawn:
+        found = letters.get(code)
+        if found is not None:
+            pairs.setdefault(found[0], found[1])
+    if len(pairs) < MIN_WIDTH_LETTERS:
+        return None
+    keys = sorted(pairs)
+    rho = _spearman([pairs[k] for k in keys], [ref[k] for k in keys])
+    return None if rho is None else (rho, len(keys))
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2
+        i = j + 1
+    return ranks
+
+
+def _spearman(a: list[float], b: list[float]) -> float | None:
+    ra, rb = _ranks(a), _ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    va = sum((x - ma) ** 2 for x in ra)
+    vb = sum((y - mb) ** 2 for y in rb)
+    if va == 0 or vb == 0:
+        return None
+    return float(cov / (va * vb) ** 0.5)

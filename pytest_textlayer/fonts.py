@@ -25,7 +25,14 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .cmaps import CMap, parse_cmap
-from .crosscheck import Contradiction, compare, name_texts, program_texts, symbolic_texts
+from .crosscheck import (
+    Contradiction,
+    compare,
+    letter_widths,
+    name_texts,
+    program_texts,
+    symbolic_texts,
+)
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
 from .model import FontStatus
 
@@ -109,6 +116,9 @@ class FontInfo:
     #: (ToUnicode map, zero-argument callable giving the font's own texts per code and their
     #: source, optional second opinion) for :attr:`contradiction`; None without a ToUnicode.
     own_account: Any = field(default=None, repr=False)
+    #: (ToUnicode map, zero-argument callable giving advance widths per code) for
+    #: :attr:`letter_widths`; None without a ToUnicode or when codes are not width keys.
+    width_account: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -183,6 +193,19 @@ class FontInfo:
         except Exception:  # noqa: BLE001 - the PDF was closed or the program is broken
             return None
         return found
+
+    @cached_property
+    def letter_widths(self) -> dict[int, tuple[str, float]]:
+        """Code → (lower-case Latin letter the ToUnicode gives, advance width), for fonts whose
+        program gives no account of its glyphs (see crosscheck.width_correlation)."""
+        if self.width_account is None:
+            return {}
+        tounicode, widths = self.width_account
+        object.__setattr__(self, "width_account", None)
+        try:
+            return letter_widths(tounicode, widths())
+        except Exception:  # noqa: BLE001 - malformed widths say nothing
+            return {}
 
     # -- judging a page's use of the font -----------------------------------------------------
     @property
@@ -827,6 +850,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             glyph_names=names,
             own_account=(cmap.unicode, *_simple_account(names, zapf, subtype, symbolic, kind,
                                                         get_program)),
+            width_account=(cmap.unicode, lambda: simple_widths(font)),
         )
     extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
     if extra:
@@ -876,6 +900,43 @@ def _simple_account(
         return None if prog.cmap else symbolic_texts(prog)
 
     return account, (recheck if truetype else None)
+
+
+def simple_widths(font: Any) -> dict[int, float]:
+    """Advance width per code of a simple font, from /FirstChar and /Widths."""
+    import pikepdf
+
+    spec = font.get("/Widths")
+    if not isinstance(spec, pikepdf.Array):
+        return {}
+    first = int(font.get("/FirstChar", 0))
+    return {first + i: float(w) for i, w in enumerate(spec)}
+
+
+def cid_widths(cidfont: Any) -> dict[int, float]:
+    """Advance width per CID of a CIDFont, from /W (ranges bounded) and /DW."""
+    import pikepdf
+
+    out: dict[int, float] = {}
+    spec = cidfont.get("/W")
+    if not isinstance(spec, pikepdf.Array):
+        return out
+    items = list(spec)
+    i = 0
+    while i + 1 < len(items):
+        if isinstance(items[i + 1], pikepdf.Array):
+            start = int(items[i])
+            for k, w in enumerate(items[i + 1]):
+                out[start + k] = float(w)
+            i += 2
+        elif i + 2 < len(items):
+            first, last = int(items[i]), int(items[i + 1])
+            for cid in range(first, min(last, first + 0xFFFF) + 1):
+                out[cid] = float(items[i + 2])
+            i += 3
+        else:
+            break
+    return out
 
 
 def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
@@ -991,6 +1052,10 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
                 (cmap.unicode, lambda: program_texts(kind, data, cidfont), None)
                 if kind is not None and code_to_cid is None and not predefined
                 else None
+            ),
+            width_account=(
+                (cmap.unicode, lambda: cid_widths(cidfont))
+                if code_to_cid is None and not predefined else None
             ),
         )
     if collection:

@@ -16,6 +16,7 @@ import pytest
 from pytest_textlayer import classify
 from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.crosscheck import compare
+from pytest_textlayer.fonts import analyse_font as analyse
 from pytest_textlayer.generators import generate
 from pytest_textlayer.generators.common import derangement
 from pytest_textlayer.generators.pdfwriter import tounicode_cmap
@@ -199,3 +200,69 @@ def test_contradicted_letters_and_unmapped_digits_count_together() -> None:
     page = classify(v.pdf).pages[0]
     assert page.verdict is Verdict.SHIFTED, page.evidence
     assert page.offset == 29
+
+
+def _ttf_page(text: list[str], font: str = "DejaVuSans.ttf") -> bytes:
+    """Lines in a reportlab TrueType subset: no glyph names, no Unicode cmap to check against."""
+    from pathlib import Path
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    path = Path("/usr/share/fonts/truetype/dejavu") / font
+    if not path.exists():
+        pytest.skip("needs fonts-dejavu-core")
+    name = "Xc" + font.split(".")[0]
+    pdfmetrics.registerFont(TTFont(name, str(path)))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, invariant=1)
+    c.setFont(name, 14)
+    for i, line in enumerate(text):
+        c.drawString(72, 780 - 20 * i, line)
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+TITLE = ["Quarterly maintenance schedule", "for the public libraries of the county"]
+
+
+def test_scrambled_map_of_a_font_without_names_is_caught_by_its_widths() -> None:
+    original = _ttf_page(TITLE)
+    assert classify(original).pages[0].verdict is Verdict.READABLE
+    with pikepdf.open(io.BytesIO(original)) as pdf:
+        font = next(iter(pdf.pages[0].Resources.Font.values()))
+        assert analyse(font).contradiction is None  # nothing named: the widths must tell
+    page = classify(break_pdf(original, "scramble", truth=(), truth_pdfium=()).pdf).pages[0]
+    assert page.verdict is Verdict.GARBLED, page.evidence
+    assert "widths of its glyphs do not follow the letters" in " ".join(page.evidence)
+
+
+def test_monospaced_font_widths_say_nothing() -> None:
+    from pytest_textlayer.crosscheck import width_correlation
+
+    letters = {i: (ch, 600.0) for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
+    assert width_correlation(letters, dict.fromkeys(letters, 1)) is None
+
+
+def test_widths_of_a_proportional_font_follow_its_letters() -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pytest_textlayer.crosscheck import width_correlation
+
+    letters = {i: (ch, stringWidth(ch, "Courier-Bold", 1000) + stringWidth(ch, "Helvetica-Bold",
+                                                                            1000))
+               for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
+    found = width_correlation(letters, dict.fromkeys(letters, 1))
+    assert found is not None and found[0] > 0.8 and found[1] == 26
+
+
+def test_reference_widths_are_the_standard_fonts_metrics() -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pytest_textlayer.crosscheck import reference_widths
+
+    for ch, width in reference_widths().items():
+        assert width == (stringWidth(ch, "Helvetica", 1000)
+                         + stringWidth(ch, "Times-Roman", 1000)) / 2, ch
