@@ -419,7 +419,7 @@ def _from_cff_composite(
         return None
     top = cff[cff.fontNames[0]]
     if hasattr(top, "ROS"):
-        return None  # CID-keyed: the charset names are CIDs, nothing more
+        return _from_collection(usage, top.ROS)
     charset = list(top.charset)
     to_gid = _cid_to_gid(cidfont)
     mapping: dict[int, str] = {}
@@ -433,6 +433,31 @@ def _from_cff_composite(
         return None
     return Recovery(
         mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset"
+    )
+
+
+def _from_collection(usage: FontUsage, ros: Any) -> Recovery | None:
+    """A CID-keyed CFF of an Adobe character collection: each code (an Identity CID) is
+    the collection's character, by poppler-data's CID -> Unicode table when installed."""
+    from .crosscheck import collection_table
+
+    registry, ordering = str(ros[0]), str(ros[1])
+    if registry != "Adobe":
+        return None
+    table = collection_table(ordering)
+    mapping = {}
+    for code in usage.codes():
+        text = plain_text(table.get(code, ""))
+        if usable_text(text):
+            mapping[code] = text
+    if not mapping:
+        return None
+    return Recovery(
+        mapping,
+        "charset",
+        coverage(usage, mapping),
+        usage.glyphs,
+        f"embedded CID-keyed CFF: {registry}-{ordering} CIDs through the collection's table",
     )
 
 

@@ -470,8 +470,12 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
             if wrong:
                 plan.overruled = True
                 plan.shift = _program_shift(plan, program.mapping)
+    if plan.info is not None and usage.codes():
+        # A Type0 font with a ToUnicode has its program read on the first question only.
+        plan.info.recover(next(iter(usage.codes())))
     if plan.info is not None and plan.info.recovered:
-        # The font analyser reads programs this module does not (Type1 built-in encodings).
+        # The font analyser reads programs this module does not (CID-keyed CFF through the
+        # character collection's tables).
         codes = usage.codes()
         found = {c: t for c, t in plan.info.recovered.items() if c in codes}
         if found:

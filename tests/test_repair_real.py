@@ -197,3 +197,21 @@ def test_a_short_font_follows_the_documents_programs_when_they_overrule_its_maps
     want, got = _broken_and_repaired(tmp_path, "unstructured__pdf-with-ocr-text.pdf", "scramble")
     assert "Source: https://www.industrydocuments.ucsf.edu/docs/mjgl0226" in want
     assert got == want
+
+
+@pytest.mark.parametrize("breaker", ["pua", "collapse"])
+def test_cid_keyed_cff_codes_read_through_the_adobe_collection(
+    tmp_path: Path, breaker: str
+) -> None:
+    """Japanese CID-keyed CFF subsets (Adobe-Japan1) behind a broken ToUnicode: with an
+    Identity encoding each code is a CID, and the collection says which character it is."""
+    from pytest_textlayer.crosscheck import collection_table
+
+    if not collection_table("Japan1"):
+        pytest.skip("poppler-data's Adobe-Japan1 table is not installed")
+    want, got = _broken_and_repaired(
+        tmp_path, "doclingparse__cropbox_versus_mediabox_01.pdf", breaker
+    )
+    phrase = "お好みの設定を学習し、温度、湿度、気流をエアコンが自動で選択して、"
+    assert phrase in want
+    assert phrase in got
