@@ -455,7 +455,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     font: when the widths of the lower-case letters a page draws with a font
     do not rank like the letters its ToUnicode gives them, the map is
     permuted. Only fonts whose program names nothing are measured (the names
-    decide the others), once per page, on a dozen distinct letters at least;
+    decide the others), once per page, on eight distinct letters at least;
     a font whose widths followed its letters on one page is trusted after.
     """
     from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
