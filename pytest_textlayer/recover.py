@@ -635,8 +635,14 @@ def _from_names(usage: FontUsage, font: Any, *, base: bool = True) -> Recovery |
     diffs = _differences(font)
     encoding = _explicit_encoding(font) if base else {}
     if encoding is None:
+        # Without an /Encoding, a standard Latin font, or one its descriptor flags as
+        # non-symbolic, uses StandardEncoding (PDF 9.6.6.1).
         plain = re.sub(r"^[A-Z]{6}\+", "", font_name(font))
-        standard = _STANDARD_TEXT_FONTS.fullmatch(plain.split(",")[0])
+        desc = font.get("/FontDescriptor")
+        flags = int(desc.get("/Flags", 0)) if desc is not None else 0
+        standard = _STANDARD_TEXT_FONTS.fullmatch(plain.split(",")[0]) or (
+            flags & 32 and not flags & 4
+        )
         encoding = _named_encoding("StandardEncoding") if standard else {}
     mapping: dict[int, str] = {}
     tally: Counter[str] = Counter()

@@ -6,7 +6,11 @@ The order is the order of cost to the document:
    build a map from the best source (:mod:`.recover`: the embedded
    program's tables, an order hypothesis the letter-pair model accepts, the
    glyphs read by Tesseract) and write it as a /ToUnicode — the page keeps
-   its vector content, only a small stream is added;
+   its vector content, only a small stream is added. Before OCR, the
+   document settles the fonts with too little text to judge alone: the
+   offset most shifted fonts read under, or their own program's reading
+   when the rest of the document's programs overrule their maps
+   (:func:`_settle_with_document`);
 2. classify the result; pages still not readable, and pages that are only
    images, go through OCRmyPDF (``--force-ocr`` for visible garbage, plain
    OCR for images), page by page, so readable pages are never rasterised;

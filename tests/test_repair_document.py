@@ -108,3 +108,42 @@ def test_a_cjk_heading_moves_only_from_rare_ideographs_to_common_ones(
     got = _words(poppler(fixed))
     if select == "main" or heading != "目次":
         assert got.startswith(heading + " The committee")
+
+
+def test_a_non_embedded_non_symbolic_font_reads_through_standard_encoding(tmp_path: Path) -> None:
+    """A font the viewer substitutes (not embedded, flagged non-symbolic, no /Encoding) draws
+    each code's StandardEncoding glyph: with its ToUnicode mapped into the PUA, those names
+    are the text."""
+    import pikepdf
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.setFont("Helvetica", 12)
+    for i, line in enumerate(BODY.split("\n")):
+        c.drawString(50, 700 - 16 * i, line)
+    c.showPage()
+    c.save()
+    pdf = pikepdf.open(io.BytesIO(buf.getvalue()))
+    font = next(iter(pdf.pages[0].Resources.Font.values()))
+    font.BaseFont = pikepdf.Name("/Verdana")
+    del font["/Encoding"]
+    font.FontDescriptor = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Verdana"), Flags=32,
+        FontBBox=[0, -200, 1000, 900], ItalicAngle=0, Ascent=900, Descent=-200,
+        CapHeight=700, StemV=80,
+    ))
+    entries = "\n".join(f"<{c:02X}> <{0xE000 + c:04X}>" for c in range(32, 127))
+    font.ToUnicode = pdf.make_stream((
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        "1 begincodespacerange <00> <FF> endcodespacerange\n"
+        f"95 beginbfchar\n{entries}\nendbfchar\nendcmap CMapName currentdict /CMap defineresource"
+        " pop end end\n"
+    ).encode())
+    broken = tmp_path / "broken.pdf"
+    pdf.save(broken)
+    fixed = tmp_path / "fixed.pdf"
+    report = repair(broken, fixed, ocr="never")
+    assert _words(poppler(fixed)) == _words(BODY)
+    assert report.fonts[0].source == "encoding"
