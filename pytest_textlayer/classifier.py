@@ -452,10 +452,11 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     """Glyphs of a font without its own account whose widths do not follow their letters.
 
     Narrow letters are narrow and wide ones wide in every proportional Latin
-    font: when the widths of the lower-case letters a page draws with a font
-    do not rank like the letters its ToUnicode gives them, the map is
-    permuted. Only fonts whose program names nothing are measured (the names
-    decide the others), once per page, on eight distinct letters at least;
+    font: when the widths of the letters a page draws with a font do not rank
+    like the letters its ToUnicode gives them (each case apart), the map is
+    permuted, or shifted (lower-case glyphs given as capitals). Only fonts
+    whose program names nothing are measured (the names decide the others),
+    once per page, on eight distinct letters of one case at least;
     a font whose widths followed its letters on one page is trusted after.
     """
     from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
@@ -476,7 +477,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     wrong = sum(k for code, k in drawn.items() if code in letters)
     lines.append(f"font {font.name} ({font.subtype}): the widths of its glyphs do not follow "
                  f"the letters its ToUnicode gives them (rank correlation {rho:.2f} over {n} "
-                 f"lower-case letters; proportional fonts give 0.5 or more): a permuted map; "
+                 f"letters of one case; proportional fonts give 0.6 or more): a wrong map; "
                  f"{wrong} of {use.glyphs} glyphs drawn")
     return wrong
 

@@ -310,7 +310,7 @@ MIN_WIDTH_LETTERS = 8
 MAX_WIDTH_CORRELATION = 0.3
 
 
-#: Advance widths (1/1000 em) of the lower-case Latin-1 letters: the mean of Helvetica's and
+#: Advance widths (1/1000 em) of the Latin-1 letters: the mean of Helvetica's and
 #: Times-Roman's, from Adobe's Core 14 AFM metrics (as reportlab ships them).
 _REFERENCE_WIDTHS: dict[str, float] = {
     "a": 500, "b": 528, "c": 472, "d": 528, "e": 500, "f": 305.5, "g": 528, "h": 528, "i": 250,
@@ -320,17 +320,25 @@ _REFERENCE_WIDTHS: dict[str, float] = {
     "è": 500, "é": 500, "ê": 500, "ë": 500, "ì": 278, "í": 278, "î": 278, "ï": 278, "ð": 528,
     "ñ": 528, "ò": 528, "ó": 528, "ô": 528, "õ": 528, "ö": 528, "ø": 555.5, "ù": 528, "ú": 528,
     "û": 528, "ü": 528, "ý": 500, "þ": 528, "ÿ": 500,
+    "A": 694.5, "B": 667, "C": 694.5, "D": 722, "E": 639, "F": 583.5, "G": 750, "H": 722,
+    "I": 305.5, "J": 444.5, "K": 694.5, "L": 583.5, "M": 861, "N": 722, "O": 750, "P": 611.5,
+    "Q": 750, "R": 694.5, "S": 611.5, "T": 611, "U": 722, "V": 694.5, "W": 944, "X": 694.5,
+    "Y": 694.5, "Z": 611, "À": 694.5, "Á": 694.5, "Â": 694.5, "Ã": 694.5, "Ä": 694.5,
+    "Å": 694.5, "Æ": 944.5, "Ç": 694.5, "È": 639, "É": 639, "Ê": 639, "Ë": 639, "Ì": 305.5,
+    "Í": 305.5, "Î": 305.5, "Ï": 305.5, "Ð": 722, "Ñ": 722, "Ò": 750, "Ó": 750, "Ô": 750,
+    "Õ": 750, "Ö": 750, "Ø": 750, "Ù": 722, "Ú": 722, "Û": 722, "Ü": 722, "Ý": 694.5,
+    "Þ": 611.5,
 }
 
 
 def reference_widths() -> dict[str, float]:
-    """Standard advance widths of the lower-case Latin-1 letters (see _REFERENCE_WIDTHS)."""
+    """Standard advance widths of the Latin-1 letters (see _REFERENCE_WIDTHS)."""
     return _REFERENCE_WIDTHS
 
 
 def letter_widths(tounicode: Mapping[int, str], widths: Mapping[int, float]) -> dict[
         int, tuple[str, float]]:
-    """Code → (lower-case Latin letter its map gives, its advance width) for a width check."""
+    """Code → (Latin-1 letter its map gives, its advance width) for a width check."""
     ref = reference_widths()
     return {code: (text, widths[code]) for code, text in tounicode.items()
             if text in ref and widths.get(code, 0) > 0}
@@ -340,18 +348,26 @@ def width_correlation(letters: Mapping[int, tuple[str, float]],
                       drawn: Mapping[int, int]) -> tuple[float, int] | None:
     """Rank correlation between the widths of the letters drawn and the standard widths of the
     letters the map gives them, and how many distinct letters it rests on; None when too few
-    letters are drawn or the font is monospaced (no order to compare)."""
+    letters are drawn or the font is monospaced (no order to compare).
+
+    Lower- and upper-case letters are ranked apart (capitals are wider in every font, which
+    would make a permutation within each case look ordered); the worse case decides.
+    """
     ref = reference_widths()
-    pairs: dict[str, float] = {}
+    groups: dict[bool, dict[str, float]] = {True: {}, False: {}}
     for code in drawn:
         found = letters.get(code)
         if found is not None:
-            pairs.setdefault(found[0], found[1])
-    if len(pairs) < MIN_WIDTH_LETTERS:
-        return None
-    keys = sorted(pairs)
-    rho = _spearman([pairs[k] for k in keys], [ref[k] for k in keys])
-    return None if rho is None else (rho, len(keys))
+            groups[found[0].islower()].setdefault(found[0], found[1])
+    worst: tuple[float, int] | None = None
+    for pairs in groups.values():
+        if len(pairs) < MIN_WIDTH_LETTERS:
+            continue
+        keys = sorted(pairs)
+        rho = _spearman([pairs[k] for k in keys], [ref[k] for k in keys])
+        if rho is not None and (worst is None or rho < worst[0]):
+            worst = (rho, len(keys))
+    return worst
 
 
 def _ranks(values: list[float]) -> list[float]:

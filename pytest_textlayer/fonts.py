@@ -196,7 +196,7 @@ class FontInfo:
 
     @cached_property
     def letter_widths(self) -> dict[int, tuple[str, float]]:
-        """Code → (lower-case Latin letter the ToUnicode gives, advance width), for fonts whose
+        """Code → (Latin-1 letter the ToUnicode gives, advance width), for fonts whose
         program gives no account of its glyphs (see crosscheck.width_correlation)."""
         if self.width_account is None:
             return {}

@@ -10,6 +10,7 @@ generators (fontTools), broken by the breakers or given a ToUnicode here.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -264,5 +265,42 @@ def test_reference_widths_are_the_standard_fonts_metrics() -> None:
     from pytest_textlayer.crosscheck import reference_widths
 
     for ch, width in reference_widths().items():
-        assert width == (stringWidth(ch, "Helvetica", 1000)
-                         + stringWidth(ch, "Times-Roman", 1000)) / 2, ch
+        assert width == pytest.approx((stringWidth(ch, "Helvetica", 1000)
+                                       + stringWidth(ch, "Times-Roman", 1000)) / 2), ch
+
+
+def test_chromium_type3_text_shifted_is_caught_by_its_widths(tmp_path: Path) -> None:
+    """Chromium prints an OpenType-CFF family (URW's Nimbus Sans) as Type3 fonts whose glyph
+    names are indices: shifted by -29, its lower-case glyphs read as capitals, whose
+    standard widths do not rank like the glyphs' own. Its spaces and capitals (now control
+    characters) stay under 10 % of the page, and its letter-spaced text reads as some
+    language."""
+    import shutil
+    import subprocess
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed")
+    if "Nimbus Sans" not in subprocess.run(["fc-list", ":", "family"], capture_output=True,
+                                           text=True).stdout:
+        pytest.skip("URW base35 fonts are not installed")
+    text = ("The committee reviewed the annual report and agreed that the budget for the "
+            "coming year should prioritise maintenance of the existing buildings.")
+    html = tmp_path / "page.html"
+    html.write_text(f"<html><meta charset='utf-8'><body><p style=\"font-family:'Nimbus Sans'\">"
+                    f"{text}</p><p style=\"font-family:'Nimbus Sans'\">{text}</p>"
+                    + "".join(f"<p style='font-family:serif;{style}'>{text}</p>"
+                              for style in ("", "font-style:italic", "font-weight:bold"))
+                    + "</body></html>")
+    pdf = tmp_path / "page.pdf"
+    subprocess.run([chromium, "--headless", "--disable-gpu", "--no-sandbox",
+                    "--no-pdf-header-footer", f"--print-to-pdf={pdf}", str(html)],
+                   capture_output=True, timeout=120, check=False)
+    if not pdf.exists():
+        pytest.skip("chromium could not print")
+    original = classify(pdf).pages[0]
+    assert original.verdict is Verdict.READABLE, original.evidence
+    v = break_pdf(pdf.read_bytes(), "shift", select="main", truth=(), truth_pdfium=())
+    assert v.pages[0].expected is Verdict.SHIFTED
+    page = classify(v.pdf).pages[0]
+    assert not page.ok, page.evidence
