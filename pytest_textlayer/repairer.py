@@ -770,11 +770,14 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
         for source, then, why in readings:
             if then == now:
                 continue
+            # (The model's verdict on a font's first pages is enough, and fast on a long book.)
+            text_now = usage.text(now)[: recover.VERIFY_CHARS]
+            text_then = usage.text(then)[: recover.VERIFY_CHARS]
             confirmed = source == "offset" and bool(program) and _confirms(usage, then, program)
             if source != "offset" and overrule and not plan.overruled:
-                confirmed = _program_reads_as_well(usage.text(now), usage.text(then), model, lang)
+                confirmed = _program_reads_as_well(text_now, text_then, model, lang)
             if not confirmed and not _reads_better(
-                usage.text(now), usage.text(then), model, lang, shifted=plan.shift is not None
+                text_now, text_then, model, lang, shifted=plan.shift is not None
             ):
                 continue
             plan.bad = set(usage.codes())
