@@ -310,8 +310,8 @@ MIN_WIDTH_LETTERS = 8
 MAX_WIDTH_CORRELATION = 0.3
 
 
-#: Advance widths (1/1000 em) of the Latin-1 letters: the mean of Helvetica's and
-#: Times-Roman's, from Adobe's Core 14 AFM metrics (as reportlab ships them).
+#: Advance widths (1/1000 em) of the Latin-1, Greek and Cyrillic letters. Latin: the mean of
+#: Helvetica's and Times-Roman's, from Adobe's Core 14 AFM metrics (as reportlab ships them).
 _REFERENCE_WIDTHS: dict[str, float] = {
     "a": 500, "b": 528, "c": 472, "d": 528, "e": 500, "f": 305.5, "g": 528, "h": 528, "i": 250,
     "j": 250, "k": 500, "l": 250, "m": 805.5, "n": 528, "o": 528, "p": 528, "q": 528, "r": 333,
@@ -328,17 +328,34 @@ _REFERENCE_WIDTHS: dict[str, float] = {
     "Í": 305.5, "Î": 305.5, "Ï": 305.5, "Ð": 722, "Ñ": 722, "Ò": 750, "Ó": 750, "Ô": 750,
     "Õ": 750, "Ö": 750, "Ø": 750, "Ù": 722, "Ú": 722, "Û": 722, "Ü": 722, "Ý": 694.5,
     "Þ": 611.5,
+    # Greek and Cyrillic: the mean of Liberation Sans's and Liberation Serif's (SIL OFL), whose
+    # metrics are Arial's and Times New Roman's.
+    "α": 551, "β": 542, "γ": 470.9, "δ": 513.9, "ε": 432.9, "ζ": 427.5, "η": 539.6, "θ": 517.6,
+    "ι": 245.6, "κ": 502, "λ": 492.4, "μ": 556.2, "ν": 476.1, "ξ": 446.8, "ο": 528.1, "π": 597.4,
+    "ρ": 533.9, "ς": 439, "σ": 578.1, "τ": 398.4, "υ": 521, "φ": 612.8, "χ": 484.4, "ψ": 669.4,
+    "ω": 719.5, "Α": 694.6, "Β": 667, "Γ": 564.5, "Δ": 655.5, "Ε": 638.9, "Ζ": 610.8, "Η": 722.2,
+    "Θ": 750, "Ι": 305.4, "Κ": 694.6, "Λ": 696.5, "Μ": 861.1, "Ν": 722.2, "Ξ": 646.5, "Ο": 750,
+    "Π": 722.2, "Ρ": 611.6, "Σ": 600.1, "Τ": 610.8, "Υ": 694.6, "Φ": 764.4, "Χ": 694.6,
+    "Ψ": 786.6, "Ω": 745.4, "а": 500, "б": 540.8, "в": 501.7, "г": 387.5, "д": 546.1, "е": 500,
+    "ж": 679.9, "з": 426.8, "и": 546.9, "й": 546.9, "к": 461.7, "л": 541.3, "м": 660.2,
+    "н": 543.7, "о": 528.1, "п": 538.3, "р": 528.1, "с": 471.9, "т": 447.5, "у": 500, "ф": 735.4,
+    "х": 500, "ц": 554, "ч": 512, "ш": 786.1, "щ": 796.4, "ъ": 571, "ы": 695.3, "ь": 488.5,
+    "э": 469.7, "ю": 748.5, "я": 500.7, "А": 694.6, "Б": 615.2, "В": 667, "Г": 559.8, "Д": 679.7,
+    "Е": 638.9, "Ж": 909.7, "З": 552.5, "И": 720.5, "Й": 720.5, "К": 624.8, "Л": 667.2,
+    "М": 861.1, "Н": 722.2, "О": 750, "П": 720.5, "Р": 611.6, "С": 694.6, "Т": 610.8, "У": 671.6,
+    "Ф": 775.1, "Х": 694.6, "Ц": 731, "Ч": 658.2, "Ш": 962.6, "Щ": 973.1, "Ъ": 748.8, "Ы": 878.7,
+    "Ь": 615.2, "Э": 689.5, "Ю": 1019, "Я": 694.6,
 }
 
 
 def reference_widths() -> dict[str, float]:
-    """Standard advance widths of the Latin-1 letters (see _REFERENCE_WIDTHS)."""
+    """Standard advance widths of the Latin-1, Greek and Cyrillic letters (_REFERENCE_WIDTHS)."""
     return _REFERENCE_WIDTHS
 
 
 def letter_widths(tounicode: Mapping[int, str], widths: Mapping[int, float]) -> dict[
         int, tuple[str, float]]:
-    """Code → (Latin-1 letter its map gives, its advance width) for a width check."""
+    """Code → (Latin, Greek or Cyrillic letter its map gives, its advance width)."""
     ref = reference_widths()
     return {code: (text, widths[code]) for code, text in tounicode.items()
             if text in ref and widths.get(code, 0) > 0}
