@@ -279,6 +279,26 @@ class _Progress:
             self.stream.flush()
 
 
+class _Ticker:
+    """Seconds elapsed on one line of a terminal's stderr, for work with no steps to count."""
+
+    def __init__(self, what: str, name: str, stream: TextIO) -> None:
+        self.what = f"{what} {name if len(name) <= 50 else '…' + name[-49:]}"
+        self.stream = stream if stream.isatty() else None
+        self.shown = False
+
+    def tick(self, seconds: float) -> None:
+        if self.stream and seconds >= 2:  # quick runs show nothing
+            self.stream.write(f"\r\x1b[K{PROG}: {self.what} ({seconds:.0f} s)")
+            self.stream.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.stream and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def run_check(args: argparse.Namespace) -> int:
     from . import jsonl
 
@@ -383,8 +403,13 @@ def run_repair(args: argparse.Namespace) -> int:
     limits = Limits(timeout=args.timeout or None,
                     max_memory=args.max_memory * MIB if args.max_memory else None,
                     max_pages=None, max_stream_bytes=None)
-    report = run_isolated(repair, (args.input, args.output), {"ocr": args.ocr, "lang": args.lang},
-                          limits=limits, label=args.input)
+    ticker = _Ticker("repairing", args.input, sys.stderr)
+    try:
+        report = run_isolated(repair, (args.input, args.output),
+                              {"ocr": args.ocr, "lang": args.lang},
+                              limits=limits, label=args.input, on_tick=ticker.tick)
+    finally:
+        ticker.done()
     if args.html:
         _write_html(args, repairs=[report])
     if args.json:

@@ -320,6 +320,7 @@ def run_guarded(
 def run_isolated(
     target: Callable[..., T], args: tuple[Any, ...] = (),
     kwargs: dict[str, Any] | None = None, *, limits: Limits, label: str,
+    on_tick: Callable[[float], None] | None = None,
 ) -> T:
     """``target(*args, **kwargs)`` in a child process under the time and memory limits.
 
@@ -329,6 +330,8 @@ def run_isolated(
     InputError naming `label` in one line. The child's temporary files go to
     a folder of its own, removed whatever happened; on a timeout or an
     interrupt the child gets SIGTERM first, so its own clean-up runs.
+    `on_tick`, when given, hears the seconds elapsed about once a second
+    (the command line shows them: OCR of a long scan takes minutes).
     """
     import shutil
     import tempfile
@@ -343,7 +346,16 @@ def run_isolated(
     try:
         proc.start()
         sender.close()
-        ready = wait([receiver, proc.sentinel], timeout=limits.timeout)
+        start = time.monotonic()
+        while True:
+            elapsed = time.monotonic() - start
+            left = None if limits.timeout is None else max(0.0, limits.timeout - elapsed)
+            step = left if on_tick is None else min(1.0, 1.0 if left is None else left)
+            ready = wait([receiver, proc.sentinel], timeout=step)
+            if ready or (left is not None and step is not None and left <= step):
+                break
+            if on_tick is not None:
+                on_tick(time.monotonic() - start)
         if not ready:
             raise InputError(label, f"took longer than the limit of {limits.timeout:g} s"
                                     f"{limits.flag('timeout')}")

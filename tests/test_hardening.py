@@ -418,3 +418,35 @@ def test_repair_over_its_memory_limit_stops_in_one_line(tmp_path: Path) -> None:
 def test_repair_limits_must_not_be_negative(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["repair", "in.pdf", "-o", "out.pdf", "--timeout", "-1"]) == 2
     assert "limits must not be negative" in capsys.readouterr().err
+
+
+def test_a_long_repair_shows_the_seconds_on_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+
+    slow = _slow_document(tmp_path / "slow.pdf")
+    args = [*CMD, "repair", str(slow), "-o", str(tmp_path / "fixed.pdf"), "--ocr", "never",
+            "--timeout", "4"]
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=follower, timeout=120)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal is closed once everything is read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 2
+    text = shown.decode()
+    assert "textlayer: repairing " in text and slow.name in text
+    assert "(2 s)" in text and "\r\x1b[K" in text
+    assert text.rstrip().endswith("took longer than the limit of 4 s (--timeout)")
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert piped.stderr == (f"textlayer: error: {slow}: took longer than the limit of 4 s "
+                            "(--timeout)\n")
