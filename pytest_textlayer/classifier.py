@@ -462,8 +462,10 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
 
     font = use.font
+    if font.has_account or font in _WIDTHS_AGREE:
+        return 0  # its names or cmap agreed with its map (read by the caller first)
     letters = font.letter_widths
-    if not letters or font in _WIDTHS_AGREE:
+    if not letters:
         return 0
     drawn = use.codes
     found = width_correlation(letters, drawn)

@@ -119,6 +119,9 @@ class FontInfo:
     #: (ToUnicode map, zero-argument callable giving advance widths per code) for
     #: :attr:`letter_widths`; None without a ToUnicode or when codes are not width keys.
     width_account: Any = field(default=None, repr=False)
+    #: Set by :attr:`contradiction`: the font's program or names gave an account of its glyphs
+    #: (so its widths need not be measured).
+    has_account: bool = field(default=False, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -185,6 +188,7 @@ class FontInfo:
         object.__setattr__(self, "own_account", None)
         try:
             own, source = account()
+            object.__setattr__(self, "has_account", bool(own))
             found = compare(tounicode, own, source) if own else None
             if found is not None and recheck is not None:
                 again = recheck()
