@@ -463,15 +463,23 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         verdict = langmodel.judge(usage.text(spec), model, lang=lang)
         # Undecided on plenty of text (it looks like codes, not words) counts as wrong too.
         wrong = verdict.passes is False or (verdict.passes is None and verdict.pairs >= 20)
-    if wrong:
+    # The font's own account (glyph names, cmap) naming most letters drawn as other letters
+    # condemns the map as the classifier does, whatever the model makes of it: a scrambled
+    # CJK map still reads as common ideographs.
+    contradicted = on_bad_page and bool(spec) and _contradicted(plan)
+    if wrong or contradicted:
         plan.bad = set(usage.codes())
     program = recover.from_program(usage)
     if program is not None:
         plan.program.append(program)
         merged = {**spec, **program.mapping}
-        if not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes:
+        said = (
+            langmodel.judge(usage.text(merged), model, lang=lang).passes
+            if wrong or contradicted else True
+        )
+        if said or (contradicted and said is None):
             plan.add(program)
-            if wrong:
+            if wrong or contradicted:
                 plan.overruled = True
                 plan.shift = _program_shift(plan, program.mapping)
     if plan.info is not None and usage.codes():
@@ -493,18 +501,18 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
             )
             plan.program.append(analysed)
             merged = {**spec, **found}
-            if plan.missing() and (
-                not wrong or langmodel.judge(usage.text(merged), model, lang=lang).passes
-            ):
+            said = langmodel.judge(usage.text(merged), model, lang=lang).passes \
+                if wrong or contradicted else True
+            if plan.missing() and (said or (contradicted and said is None)):
                 plan.add(analysed)
-                if wrong:
+                if wrong or contradicted:
                     plan.overruled = True
-                if wrong and plan.shift is None:
+                if (wrong or contradicted) and plan.shift is None:
                     plan.shift = _program_shift(plan, found)
     # The file's own map shifted back comes before reading codes as glyph ids: it keeps the
     # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
     # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
-    if plan.missing() and wrong and plan.info is not None:
+    if plan.missing() and (wrong or contradicted) and plan.info is not None:
         shifted = recover.from_order(usage, model, lang, base=_shift_base(plan))
         if shifted is not None:
             plan.add(shifted)
@@ -515,6 +523,18 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         order = recover.from_order(usage, model, lang)
         if order is not None:
             plan.add_order(order)
+
+
+def _contradicted(plan: _Plan) -> bool:
+    """The font's own account names most letters it draws as other letters than its map gives
+    (the classifier's cross-check, weighed on the codes the font draws)."""
+    from .classifier import MIN_CONTRADICTED_CODES
+
+    found = plan.info.contradiction if plan.info is not None else None
+    if found is None:
+        return False
+    compared, wrong, distinct = found.weigh(plan.usage.codes())
+    return bool(wrong * 2 > compared) and (distinct >= MIN_CONTRADICTED_CODES or wrong == compared)
 
 
 #: Share of the glyphs of the fonts repaired by a shift that one offset must hold to be the

@@ -1,0 +1,98 @@
+"""Repair of Chromium's print-to-PDF (Skia) pages broken on purpose, printed at test time.
+
+Skia embeds every font as an Identity-H subset with its TrueType ``cmap`` and
+draws bold CJK headings through Type3 fonts of a few glyphs each, with no
+program at all. The repair must give back poppler's text of the page as
+printed, exactly.
+
+Skipped when Chromium is absent (Debian: ``apt-get install chromium``).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.breakers import break_pdf, poppler_pages
+from pytest_textlayer.repairer import repair
+
+CHROMIUM = next(
+    (p for p in (os.environ.get("TEXTLAYER_CHROMIUM"), shutil.which("chromium"),
+                 shutil.which("chromium-browser")) if p),
+    None,
+)
+CJK_FONT = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+
+TEXTS = {
+    "fr": "Le comité a examiné le budget",
+    "zh": "委员会审查了年度报告，并同意明年的预算应优先用于维护现有建筑",
+    "ja": "委員会は年次報告書を検討し、来年度の予算は新たな建設を始める前に",
+}
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
+    pytest.mark.skipif(
+        not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists(),
+        reason="fonts-dejavu-core is needed to build the PDFs",
+    ),
+]
+
+
+def _print(folder: Path, name: str, body: str, lang: str) -> bytes:
+    assert CHROMIUM is not None
+    if lang in ("zh", "ja") and not CJK_FONT.exists():
+        pytest.skip("fonts-droid-fallback is needed for CJK pages")
+    page = folder / f"{name}.html"
+    page.write_text(
+        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'>"
+        f"<body style='font-family: DejaVu Sans, Droid Sans Fallback'>{body}</body></html>",
+        encoding="utf-8",
+    )
+    target = folder / f"{name}.pdf"
+    subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update",
+         f"--print-to-pdf={target}", "--no-pdf-header-footer", page.as_uri()],
+        capture_output=True, timeout=120, check=False,
+    )
+    if not target.exists():
+        pytest.fail(f"chromium wrote no PDF for {name}")
+    return target.read_bytes()
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _repaired(tmp_path: Path, data: bytes, breaker: str) -> tuple[str, str]:
+    """(poppler's text of the original, of the broken copy repaired without OCR)."""
+    variant = break_pdf(data, breaker)
+    assert variant.applies
+    broken = tmp_path / f"{breaker}.pdf"
+    broken.write_bytes(variant.pdf)
+    out = tmp_path / f"{breaker}.fixed.pdf"
+    repair(broken, out, ocr="never")
+    return _norm(variant.truth[0]), _norm(poppler_pages(out.read_bytes())[0])
+
+
+@pytest.mark.parametrize("lang", sorted(TEXTS))
+def test_a_scramble_the_model_cannot_see_gives_way_to_the_fonts_own_cmap(
+    tmp_path: Path, lang: str
+) -> None:
+    """A short page, or CJK scrambled into other common ideographs, still passes the
+    letter-pair model; the font's own cmap naming most drawn letters otherwise condemns
+    the map (as the classifier's cross-check does) and its reading replaces it."""
+    body = f"<p style='font-size:40px'>{html.escape(TEXTS[lang])}</p><p>Page 1</p>"
+    data = _print(tmp_path, f"{lang}_short", body, lang)
+    truth, got = _repaired(tmp_path, data, "scramble")
+    assert got == truth
+    # The unbroken page is left as it is.
+    out = tmp_path / "orig.fixed.pdf"
+    (tmp_path / "orig.pdf").write_bytes(data)
+    repair(tmp_path / "orig.pdf", out, ocr="never")
+    assert _norm(poppler_pages(out.read_bytes())[0]) == truth
