@@ -343,8 +343,15 @@ def run_isolated(
     # not; the `finally` below ends the child whatever happens.
     proc = ctx.Process(target=_isolated_main, name="textlayer-job", daemon=False,
                        args=(sender, target, args, kwargs or {}, limits.max_memory, scratch))
+    stops = {signal.SIGINT, signal.SIGTERM}
     try:
-        proc.start()
+        # Held while the child is made: it inherits the mask and takes a stop only once its
+        # own handlers are in place, so an early Ctrl-C never prints a child's traceback.
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+        try:
+            proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         sender.close()
         start = time.monotonic()
         while True:
@@ -402,10 +409,11 @@ def _isolated_main(conn: Connection, target: Callable[..., Any], args: tuple[Any
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, interrupt)  # ...and stops us with SIGTERM: clean-up runs
-    os.environ["TMPDIR"] = scratch  # helper programs (OCRmyPDF, Tesseract) too
-    tempfile.tempdir = scratch
-    _cap_memory(max_memory)
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+        os.environ["TMPDIR"] = scratch  # helper programs (OCRmyPDF, Tesseract) too
+        tempfile.tempdir = scratch
+        _cap_memory(max_memory)
         message: tuple[str, Any] = ("ok", target(*args, **kwargs))
     except KeyboardInterrupt:
         return

@@ -223,15 +223,21 @@ def _ocr_job(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     return src, out_dir, env
 
 
-def _wait_for_child(pid: int, timeout: float) -> bool:
-    """True once the process has a child (OCR started), False when it ends first."""
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _wait_for_grandchild(pid: int, timeout: float) -> bool:
+    """True once the repair worker (a child) has a child of its own (OCR started), False when
+    the command ends first."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
+        if not Path(f"/proc/{pid}").exists():
             return False
-        if children:
+        if any(_children(child) for child in _children(pid)):
             return True
         time.sleep(0.02)
     return False
@@ -252,7 +258,7 @@ def test_interrupted_repair_leaves_no_output_and_no_temporary_files(
     out = out_dir / "fixed.pdf"
     proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    started = _wait_for_child(proc.pid, 60)
+    started = _wait_for_grandchild(proc.pid, 60)
     proc.send_signal(getattr(signal, how))
     _, err = proc.communicate(timeout=60)
     if not started:
