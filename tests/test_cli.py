@@ -246,3 +246,27 @@ def test_html_report_into_an_unwritable_place_is_a_usage_error(
     blocker.write_text("not a directory")
     assert main(["check", str(pdfs["good"]), "--html", str(blocker / "sub")]) == 2
     assert "cannot write the HTML report" in capsys.readouterr().err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`textlayer check --json ... | head -c 100`: the pipe closes, the command stops quietly."""
+    import io
+
+    import pikepdf
+
+    from pytest_textlayer.generators import generate
+
+    big = tmp_path / "big.pdf"
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        for _ in range(400):  # a JSON report far larger than a pipe's buffer
+            pdf.pages.append(pdf.pages[0])
+        pdf.save(big)
+    exe = Path(sys.executable).with_name("textlayer")
+    proc = subprocess.Popen([str(exe), "check", "--json", str(big)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(100).startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""
