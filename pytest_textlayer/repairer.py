@@ -23,6 +23,7 @@ when complete; IN is only read.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -662,18 +663,60 @@ COMMON_HAN = 0.9
 SOUP_HAN = 0.75
 
 
-def _more_common_han(now: str, then: str) -> bool:
-    """``then`` is written in commonly used Han characters where ``now`` is not."""
+def _is_han(ch: str) -> bool:
+    return ("\u3400" <= ch <= "\u9fff" and not "\u4dc0" <= ch <= "\u4dff") or \
+        "\uf900" <= ch <= "\ufaff"
+
+
+#: A model whose alphabet holds this many ideographs writes in them (its own frequent ones).
+MIN_MODEL_HAN = 10
+#: The punctuation CJK text is written with (a shifted map gives the block's rarer marks).
+_CJK_PUNCTUATION = frozenset(
+    "、。〃々〆〇〈〉《》「」『』【】〔〕〜・ー（）！？：；，．％＆＋－＝～／［］｛｝＜＞　"
+)
+
+
+def _ordinary_cjk(ch: str) -> bool:
+    """Kana, Hangul syllables, full-width letters and digits, and the usual CJK punctuation."""
+    return (
+        "\u3041" <= ch <= "\u3096" or "\u30a1" <= ch <= "\u30fa" or "\uac00" <= ch <= "\ud7a3"
+        or "\uff10" <= ch <= "\uff19" or "\uff21" <= ch <= "\uff3a" or "\uff41" <= ch <= "\uff5a"
+        or ch in _CJK_PUNCTUATION
+    )
+
+
+@functools.cache
+def _common_han() -> frozenset[str]:
+    """The commonly used Han characters: the reference profiles' groups, and the ideographs
+    the CJK models keep as letters of their own (the most frequent, 年 and 的, are in no
+    group)."""
     from . import langmodel
 
-    langmodel.reference_model()  # the common characters come with the reference profiles
-    common = langmodel.han_characters()
+    model = langmodel.reference_model()  # the groups come with the reference profiles
+    own: set[str] = set()
+    for language in model.languages.values():
+        han = {s for s in language.alphabet if len(s) == 1 and _is_han(s)}
+        if len(han) >= MIN_MODEL_HAN:
+            own |= han
+    return langmodel.han_characters() | own
 
-    def shares(text: str) -> tuple[int, float]:
-        han = [ch for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"]
-        return len(han), (sum(ch in common for ch in han) / len(han) if han else 0.0)
 
-    (n_now, s_now), (n_then, s_then) = shares(now), shares(then)
+def _han_share(text: str) -> tuple[int, float]:
+    """(characters of the CJK blocks in ``text``, share of them that are ordinary ones).
+
+    Ordinary: commonly used Han characters, kana, Hangul syllables, the
+    usual punctuation. A map shifted within these blocks gives rare
+    ideographs, hexagrams, radicals, iteration and tone marks.
+    """
+    common = _common_han()
+    cjk = [ch for ch in text if ord(ch) >= 0x2E80 and not 0xE000 <= ord(ch) <= 0xF8FF]
+    ordinary = sum(ch in common or _ordinary_cjk(ch) for ch in cjk)
+    return len(cjk), (ordinary / len(cjk) if cjk else 0.0)
+
+
+def _more_common_han(now: str, then: str) -> bool:
+    """``then`` is written in commonly used Han characters where ``now`` is not."""
+    (n_now, s_now), (n_then, s_then) = _han_share(now), _han_share(then)
     return n_now >= 2 and n_then >= 2 and s_then >= COMMON_HAN and s_now <= SOUP_HAN
 
 
@@ -813,6 +856,103 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
                 )
             plan.details.append(f"{why}: {because}")
             break
+    if offset is not None:
+        _follow_proven_offset(plans, offset)
+
+
+#: Fewest letters of the thin CJK fonts, moved back, that the repaired fonts draw too...
+MIN_SHARED_LETTERS = 2
+#: ...and the share of their letters these must be (then the moved text is the document's).
+SHARED_SHARE = 0.5
+
+
+def _seen(text: str, vocab: set[str]) -> int:
+    return sum(ch in vocab for ch in text)
+
+
+def _follow_proven_offset(plans: list[_Plan], offset: int) -> None:
+    """Move the unjudged CJK fonts of condemned pages together by an offset programs proved.
+
+    A producer may draw a bold CJK heading through many Type3 fonts of one
+    or two glyphs each, with no program: no font alone has text to judge
+    (a shifted ideograph is still an ideograph), so each keeps its shifted
+    values while the body beside it is repaired. When fonts whose programs
+    overruled their maps show the document's offset, those thin fonts are
+    judged as one text. Every one of them moves when, moved back, their
+    ideographs are common ones where the present ones are not, or are mostly
+    characters the repaired fonts draw (a heading says again what the body
+    says) where the present ones are not, or when fonts of the same kind
+    (no program) drawing as many glyphs were moved back by their own text;
+    except a font whose own ideographs would become less common or less
+    often drawn by the rest. A correct
+    heading beside a shifted body reads as common ideographs already, and as
+    the body's characters, and stays.
+    """
+    from . import recover
+
+    if not any(p.overruled and p.shift == offset for p in plans):
+        return
+    group: list[tuple[_Plan, str, str, dict[int, str]]] = []
+    for plan in plans:
+        if (not plan.on_bad_page or plan.info is None or plan.mapping or plan.program
+                or plan.shift is not None):
+            continue
+        usage = plan.usage
+        base = _shift_base(plan)
+        moved = recover.offset_map(usage, offset, base=base)
+        counts = usage.codes()
+        proper = [c for c, t in base.items() if not _junk(t)]
+        if not proper or sum(counts[c] for c in proper if c in moved) < \
+                recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+            continue
+        drawn = {c: plan.info.to_unicode(c) or "" for c in counts}
+        now, then = usage.text(drawn), usage.text({**drawn, **moved})
+        group.append((plan, now, then, moved))
+    # Fonts of the same kind (no program) that their own text moved back by the offset: the
+    # producer drew the heading with all of them, and the breaker shifted all of them alike;
+    # their text joins the judgement.
+    siblings = [
+        p for p in plans
+        if p.on_bad_page and not p.program and p.shift == offset and "offset" in p.sources
+        and p.info is not None
+    ]
+    drawn_of = {
+        id(p): {c: p.info.to_unicode(c) or "" for c in p.usage.codes()} for p in siblings
+    }
+    now = "\n".join([g[1] for g in group] + [p.usage.text(drawn_of[id(p)]) for p in siblings])
+    then = "\n".join(
+        [g[2] for g in group] + [p.usage.text({**drawn_of[id(p)], **p.mapping}) for p in siblings]
+    )
+    if not group or not (_unspaced(now) and _unspaced(then)) or _junk(then) > _junk(now):
+        return
+    # The characters the repaired fonts draw: a heading says again what the body says.
+    vocab = {
+        ch for p in plans if p.shift == offset and p.mapping
+        for ch in "".join(p.mapping.values()) if ch.isalpha()
+    }
+    seen_now, seen_then = _seen(now, vocab), _seen(then, vocab)
+    letters = sum(ch.isalpha() for ch in then)
+    shared = (
+        seen_then >= MIN_SHARED_LETTERS
+        and seen_then >= SHARED_SHARE * letters
+        and seen_then > 2 * seen_now
+    )
+    alike = sum(p.usage.glyphs for p in siblings) >= sum(g[0].usage.glyphs for g in group)
+    if not (shared or alike or _more_common_han(now, then)):
+        return
+    for plan, font_now, font_then, moved in group:
+        (n_now, s_now), (_, s_then) = _han_share(font_now), _han_share(font_then)
+        if _junk(font_then) > _junk(font_now) or (n_now and s_then < s_now) or \
+                _seen(font_now, vocab) > _seen(font_then, vocab):
+            continue
+        plan.bad = set(plan.usage.codes())
+        plan.mapping = {c: t for c, t in moved.items() if recover.usable_text(t)}
+        plan.shift = offset
+        plan.sources = ["offset", *plan.sources]
+        plan.details.append(
+            f"ToUnicode values shifted back by {offset:+d}, the offset the document's programs"
+            " show: the page's unjudged CJK fonts read as common ideographs together"
+        )
 
 
 #: Readings of a font's mapped letters that must disagree with its map to condemn it.

@@ -96,3 +96,37 @@ def test_a_scramble_the_model_cannot_see_gives_way_to_the_fonts_own_cmap(
     (tmp_path / "orig.pdf").write_bytes(data)
     repair(tmp_path / "orig.pdf", out, ocr="never")
     assert _norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+BODIES = {
+    "zh": "本文介绍了一种新的方法，用于分析大规模数据集中的模式。"
+          "实验结果表明，该方法在准确性和效率方面均优于现有技术。",
+    "ja": "本稿では、大規模なデータセットのパターンを分析するための新しい手法を紹介する。"
+          "実験の結果、この手法は既存の技術よりも優れていることが示された。",
+}
+
+
+@pytest.mark.parametrize(("lang", "heading"), [
+    ("zh", "研究方法"), ("ja", "第三章 結果と考察"), ("zh", "はじめに"),
+    ("ja", "設定温度を変えたいとき"),
+])
+def test_a_cjk_heading_drawn_by_thin_type3_fonts_follows_the_offset_the_body_proves(
+    tmp_path: Path, lang: str, heading: str
+) -> None:
+    """Skia draws a bold CJK heading through Type3 fonts of a glyph or two, with no program.
+    Shifted with the body, each alone is too short to judge (a shifted ideograph is still an
+    ideograph); together, beside the body whose cmap proves the offset, they move back.
+    With the body alone shifted, the heading is right and stays."""
+    body = html.escape(BODIES[lang])
+    page = (f"<h1>{html.escape(heading)}</h1><p>{body}</p><p>{body}</p>"
+            f"<p><b>{html.escape(heading[:3])}</b> {body[:30]}</p>")
+    data = _print(tmp_path, f"{lang}_heading", page, lang)
+    truth, got = _repaired(tmp_path, data, "shift")
+    assert got == truth
+    variant = break_pdf(data, "shift", select="main")
+    broken = tmp_path / "main.pdf"
+    broken.write_bytes(variant.pdf)
+    repair(broken, tmp_path / "main.fixed.pdf", ocr="never")
+    got = _norm(poppler_pages((tmp_path / "main.fixed.pdf").read_bytes())[0])
+    assert heading.split()[0] in got
+    assert got == _norm(variant.truth[0])
