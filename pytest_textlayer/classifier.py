@@ -323,8 +323,16 @@ def _readable_anyway(
             continue
         if status not in (FontStatus.SEVERED, FontStatus.RECOVERABLE) or route == "null":
             continue
+        # Readers must print text, not control characters with a few runs of letters between
+        # them (a subset numbered in order of first use prints 'AB CD EFGH' among controls,
+        # which can pass as some language): no more strays than the bad-glyph share, and
+        # enough distinct words.
+        printed = len("".join(use.text.split()))
+        strays = len(_STRAY.findall(use.text))
+        if strays > settings.max_bad_glyphs * printed:
+            continue
         words = _STRAY.sub(" ", use.text)
-        if len(_WORD.findall(words)) < MIN_FONT_WORDS:
+        if len(set(_WORD.findall(words))) < MIN_FONT_WORDS:
             continue
         verdict = judge(words, model=model, lang=settings.lang)
         if verdict.passes is True:
@@ -598,15 +606,56 @@ def _without_minor_bad_fonts(
     """The page's judgement without the fonts whose glyphs the font rung already counted bad,
     when together they draw no more than the bad-glyph share: a heading font with a broken
     map is allowed on a page of good body text (the contract's 10 % rule), so its letters
-    must not fail the page through the language rung instead."""
+    must not fail the page through the language rung instead.
+
+    When the bad fonts draw more than that share but their bad glyphs do not, the page is
+    judged again with those glyphs blanked out of the text; only a pass counts then."""
     from .langmodel import judge
 
-    bad = [use for use in content.fonts if use.bad_glyphs]
-    if not bad or sum(u.glyphs for u in bad) > settings.max_bad_glyphs * content.glyphs:
+    if not _bad_within_limit(content, settings):
         return None
-    rest = "\n".join(use.text for use in content.fonts if not use.bad_glyphs)
-    again = judge(_STRAY.sub(" ", language_sample(rest)), model=model, lang=settings.lang)
-    return again if again.passes is not False else None
+    bad = [use for use in content.fonts if use.bad_glyphs]
+    if sum(u.glyphs for u in bad) <= settings.max_bad_glyphs * content.glyphs:
+        rest = "\n".join(use.text for use in content.fonts if not use.bad_glyphs)
+        again = judge(_STRAY.sub(" ", language_sample(rest)), model=model, lang=settings.lang)
+        if again.passes is not False:
+            return again
+    # The bad glyphs of a font that draws most of the page (MuPDF's ToUnicode omits the glyphs
+    # HarfBuzz substituted: lam forms inside Arabic words): readers print those codes as the
+    # characters with their numbers, letters of another alphabet inside the words. They were
+    # counted by the font rung; the words are judged without them.
+    blanked = "\n".join(_bad_codes_blanked(use) if use.bad_glyphs else use.text
+                         for use in content.fonts)
+    again = judge(_STRAY.sub(" ", language_sample(blanked)), model=model, lang=settings.lang)
+    return again if again.passes is True else None
+
+
+def _bad_within_limit(content: PageContent, settings: CheckSettings) -> bool:
+    """Does the page draw bad glyphs, no more than the share the contract allows?"""
+    bad = sum(use.bad_glyphs for use in content.fonts)
+    return 0 < bad <= settings.max_bad_glyphs * content.glyphs
+
+
+def _bad_codes_blanked(use: FontUse) -> str:
+    """The font's text with the characters its bad codes decode to made spaces.
+
+    A character a good code of the same font also gives is kept: only what
+    nothing but a bad code prints is blanked, so no good letter is lost.
+    """
+    font = use.font
+    bad: set[str] = set()
+    good: set[str] = set()
+    for code in use.codes:
+        if code > 0x10FFFF:
+            continue
+        chars = font.unicode.get(code, chr(code))
+        (bad if font.is_bad_code(code) else good).add(chars)
+    blanks = {ord(c): " " for c in bad - good if len(c) == 1}
+    text = use.text.translate(blanks)
+    for chars in bad - good:
+        if len(chars) > 1:
+            text = text.replace(chars, " ")
+    return text
 
 
 #: How far above its language's threshold an invisible OCR layer must score. OCR of the right
@@ -687,11 +736,13 @@ def _odd_font(
         return None
     from .langmodel import judge
 
+    allowed = _bad_within_limit(content, settings)
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         share = use.glyphs / content.glyphs
         if share <= settings.max_bad_glyphs:
             continue  # too small to matter
-        words = _STRAY.sub(" ", use.text)
+        words = _STRAY.sub(" ", _bad_codes_blanked(use) if allowed and use.bad_glyphs
+                           else use.text)
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
         alone = judge(words, model=model, lang=settings.lang)
@@ -752,7 +803,8 @@ def _pooled_font(
             continue
         if _has_words(use.text, POOL_WORDS):
             continue  # enough words to have been judged on this page alone (a cheap look)
-        own = _STRAY.sub(" ", use.text)
+        own = _STRAY.sub(" ", _bad_codes_blanked(use) if use.bad_glyphs
+                         and _bad_within_limit(content, settings) else use.text)
         words = _STRAY.sub(" ", before) + "\n" + own
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue

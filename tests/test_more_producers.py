@@ -285,10 +285,6 @@ def _known(name: str, breaker: str, select: str) -> None:
     assert not missed, "\n".join(missed)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "classifier._readable_anyway spares a severed font whose CIDs fpdf2 numbered in order of "
-    "first use: readers print control characters and a few runs like 'EFGH', and the language "
-    "judge passes those runs (as Welsh), so 'its codes are the characters' is wrongly believed"))
 @pytest.mark.parametrize("breaker", ["sever", "tounicode-name"])
 def test_severed_cjk_subset_numbered_by_first_use_is_flagged(breaker: str) -> None:
     _known("fpdf-ja-bullets", breaker, "all")
@@ -309,11 +305,6 @@ def test_shifted_heading_page_is_flagged() -> None:
     _known("mupdf-ttf-pl", "shift", "all")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "MuPDF's ToUnicode for HarfBuzz-shaped Arabic omits the glyphs GSUB substituted (lam "
-    "forms, lam-alef parts: uni0644.init, uniFE84.rlig); under 10 % of the page they must "
-    "leave it readable, but the language rung reads them again as chr(CID) letters inside "
-    "Arabic words and calls the page garbled"))
 def test_arabic_page_with_few_unmapped_shaped_glyphs_stays_readable() -> None:
     pymupdf = pytest.importorskip("pymupdf")
     doc = pymupdf.open()
