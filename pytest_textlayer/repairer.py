@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -720,6 +721,34 @@ def _more_common_han(now: str, then: str) -> bool:
     return n_now >= 2 and n_then >= 2 and s_then >= COMMON_HAN and s_now <= SOUP_HAN
 
 
+#: Latin ligatures (U+FB00-U+FB06: ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ).
+_LATIN_LIGATURES = re.compile("[\ufb00-\ufb06]")
+
+
+def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
+    """The plan's map, a Latin ligature found for a code (a program's cmap or glyph name)
+    written as the font's present ToUnicode says the original was.
+
+    As many proper characters as the ligature's letters (a shifted or
+    permuted "ff": shaping producers, HarfBuzz, write the letters of the
+    cluster) -> the letters. One character, the ligature moved by the
+    offset the font was shifted by, or no evidence at all (private use,
+    U+FFFD: MuPDF and producers writing from glyph names write U+FB00 as
+    often as shapers write "ff") -> the ligature, as found.
+    """
+    import unicodedata
+
+    out = dict(plan.mapping)
+    for code, text in plan.mapping.items():
+        if not _LATIN_LIGATURES.search(text):
+            continue
+        letters = _LATIN_LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+        present = plan.info.to_unicode(code) if plan.info is not None else None
+        if present and not _junk(present) and len(present) == len(letters) != len(text):
+            out[code] = letters
+    return out
+
+
 def _compatible(text: str) -> str:
     import unicodedata
 
@@ -1233,7 +1262,7 @@ def _repair_open(
     for plan in plans:
         if not plan.mapping:
             continue
-        full = {**_spec_text(plan), **plan.mapping}
+        full = {**_spec_text(plan), **_ligatures_as_written(plan)}
         writer.attach(pdf, plan.usage.font, full, width=_width(plan))
         total, bad, fixed = plan.glyph_counts()
         if not plan.bad:

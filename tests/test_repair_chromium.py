@@ -1,4 +1,4 @@
-"""Repair of Chromium's print-to-PDF (Skia) pages broken on purpose, printed at test time.
+"""Repair of pages printed at test time (Chromium, fpdf2) and broken on purpose.
 
 Skia embeds every font as an Identity-H subset with its TrueType ``cmap`` and
 draws bold CJK headings through Type3 fonts of a few glyphs each, with no
@@ -130,3 +130,23 @@ def test_a_cjk_heading_drawn_by_thin_type3_fonts_follows_the_offset_the_body_pro
     got = _norm(poppler_pages((tmp_path / "main.fixed.pdf").read_bytes())[0])
     assert heading.split()[0] in got
     assert got == _norm(variant.truth[0])
+
+
+def test_a_ligature_the_shaper_wrote_as_letters_comes_back_as_letters(tmp_path: Path) -> None:
+    """fpdf2 shaping with HarfBuzz draws the ff/fi/fl ligature glyphs and writes their letters
+    ("ff") in the ToUnicode; the font's cmap reaches those glyphs through U+FB00-U+FB02. A
+    shifted or permuted map keeps two characters for the code: the repair writes letters."""
+    fpdf = pytest.importorskip("fpdf")
+    pytest.importorskip("uharfbuzz")
+    doc = fpdf.FPDF()
+    doc.add_page()
+    doc.add_font("Serif", "", "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+    doc.set_font("Serif", size=12)
+    doc.set_text_shaping(True)
+    doc.multi_cell(0, 8, "The official staff office offered a final affidavit to the first "
+                         "fluent officer, who filed it in the office of the chief. " * 3)
+    data = bytes(doc.output())
+    for breaker in ("shift", "scramble"):
+        truth, got = _repaired(tmp_path, data, breaker)
+        assert "ff" in truth and "\ufb00" not in truth
+        assert got == truth, breaker
