@@ -421,6 +421,11 @@ def _contradicted(
                         repaired.append(moved.text)
                     else:
                         offsets.add(None)
+                else:
+                    wrong = _order_contradiction(use, lines)
+                    wrong_total += wrong
+                    if wrong:
+                        offsets.add(None)
             continue
         drawn = use.codes
         compared, wrong, distinct = found.weigh(drawn)
@@ -489,6 +494,37 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
                  f"the letters its ToUnicode gives them (rank correlation {rho:.2f} over {n} "
                  f"letters of one case; proportional fonts give 0.6 or more): a wrong map; "
                  f"{wrong} of {use.glyphs} glyphs drawn")
+    return wrong
+
+
+def _order_contradiction(use: FontUse, lines: list[str]) -> int:
+    """Glyphs of an Identity font without its own account whose glyph ids do not follow the
+    Unicode order of their letters (see crosscheck.code_order_correlation).
+
+    CJK widths are all equal and a subset keeps neither cmap nor post names, so neither names
+    nor widths can contradict a permuted map over ideographs; the glyph order can. Only
+    TrueType and OpenType programs, whose codes are glyph ids: a CID-keyed CFF's CIDs follow a
+    character collection's order, not Unicode's. Subsets numbered again (from 1, or in order of
+    first use) and fonts in a legacy East Asian encoding's order (GBK, Big5, Shift-JIS, EUC-KR)
+    are left alone.
+    """
+    from .crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+
+    font = use.font
+    if (font.has_account or font.subtype != "Type0" or font.program not in ("TrueType", "OpenType")
+            or font.encoding not in ("Identity-H", "Identity-V")):
+        return 0
+    drawn = use.codes
+    found = code_order_correlation(font.unicode, drawn)
+    if found is None or found[0] >= MIN_ORDER_CORRELATION:
+        return 0
+    rho, n = found
+    wrong = sum(k for code, k in drawn.items()
+                if len(text := font.unicode.get(code, "")) == 1 and text.isalpha())
+    lines.append(f"font {font.name} ({font.subtype}): the glyph ids of its letters do not follow "
+                 f"the Unicode order of the letters its ToUnicode gives them (rank correlation "
+                 f"{rho:.2f} over {n} letters; fonts lay glyphs out near Unicode order, 0.33 or "
+                 f"more): a permuted map; {wrong} of {use.glyphs} glyphs drawn")
     return wrong
 
 

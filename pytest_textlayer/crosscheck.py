@@ -411,3 +411,77 @@ def _spearman(a: list[float], b: list[float]) -> float | None:
     if va == 0 or vb == 0:
         return None
     return float(cov / (va * vb) ** 0.5)
+
+
+# -- code order --------------------------------------------------------------------------------
+#: Distinct letters a page must draw with a font before the order of its codes is compared.
+MIN_ORDER_LETTERS = 12
+#: Below this rank correlation between the glyph ids a font's letters are drawn with and the
+#: Unicode values its map gives them, the map is permuted. Fonts lay their glyphs out roughly in
+#: Unicode order (each script's block after the other); a scrambled map breaks that order. On
+#: 392 original font-pages (the real corpus, Skia and the producer review: Latin, CJK, Hebrew,
+#: Arabic, Korean) the lowest was 0.33; 321 of their 392 scrambled copies fell below 0.2.
+MIN_ORDER_CORRELATION = 0.2
+#: Only codes that are the font's own glyph ids are compared: the largest letter code a page
+#: draws must be at least this many times the number of its letter codes, and at least 256 (a
+#: subset numbered again from 1 has an order of its own) ...
+ORDER_SPREAD = 4
+#: ... and the codes, in the order the page first draws them, must not rise with it this well
+#: (a subset numbered in order of first use over a long document).
+FIRST_USE_CORRELATION = 0.5
+#: A font whose glyph ids follow a legacy encoding's order at least this well keeps that order:
+#: no permuted map (a permuted one follows none of them; the real fonts follow theirs closely).
+LEGACY_ORDER_CORRELATION = 0.5
+#: Legacy encodings whose code order East Asian fonts may keep for their glyphs (SimSun's glyphs
+#: follow GBK, MingLiU's Big5, MS Mincho's Shift-JIS): GB2312 and JIS order their first-level
+#: ideographs by reading, which has nothing to do with Unicode's radical order.
+_LEGACY_ORDERS = ("gbk", "big5", "shift_jis", "euc_kr")
+
+
+def _legacy_code(ch: str, encoding: str) -> int | None:
+    try:
+        return int.from_bytes(ch.encode(encoding), "big")
+    except UnicodeEncodeError:
+        return None
+
+
+def code_order_correlation(tounicode: Mapping[int, str],
+                           drawn: Mapping[int, int]) -> tuple[float, int] | None:
+    """Rank correlation between the codes drawn (glyph ids of an Identity font) and the order of
+    the letters the map gives them, with how many distinct letters it rests on; None when too
+    few letters are drawn or the codes do not look like the font's own glyph ids.
+
+    The order is Unicode's; when the codes do not follow it and the letters are ideographs or
+    kana, a legacy East Asian encoding's order that they follow closely is given instead (a
+    font in GBK order is no permuted map)."""
+    pairs: dict[int, str] = {}
+    for code in drawn:
+        text = tounicode.get(code)
+        if text is not None and len(text) == 1 and text.isalpha():
+            pairs[code] = text
+    letters = len(set(pairs.values()))
+    if letters < MIN_ORDER_LETTERS:
+        return None
+    top = max(pairs)
+    if top < 256 or top < ORDER_SPREAD * len(pairs):
+        return None
+    # Codes numbered in order of first use (fpdf2, cairo) rise as the page first draws them
+    # (its mapping iterates in that order): an order of the producer's, not of the font.
+    first = [float(code) for code in drawn]
+    rising = _spearman([float(i) for i in range(len(first))], first)
+    if rising is None or rising >= FIRST_USE_CORRELATION:
+        return None
+    codes = sorted(pairs)
+    rho = _spearman([float(c) for c in codes], [float(ord(pairs[c])) for c in codes])
+    if rho is None or rho >= MIN_ORDER_CORRELATION:
+        return None if rho is None else (rho, letters)
+    if any(ord(ch) >= 0x2E80 for ch in pairs.values()):
+        for encoding in _LEGACY_ORDERS:
+            legacy = {c: v for c in codes if (v := _legacy_code(pairs[c], encoding)) is not None}
+            if len(set(legacy.values())) < MIN_ORDER_LETTERS:
+                continue
+            keys = sorted(legacy)
+            other = _spearman([float(c) for c in keys], [float(legacy[c]) for c in keys])
+            if other is not None and other >= LEGACY_ORDER_CORRELATION:
+                return other, letters
+    return rho, letters

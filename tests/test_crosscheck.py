@@ -316,3 +316,52 @@ def test_scrambled_greek_heading_is_caught_by_its_widths() -> None:
     page = classify(break_pdf(original, "scramble", truth=(), truth_pdfium=()).pdf).pages[0]
     assert page.verdict is Verdict.GARBLED, page.evidence
     assert "widths of its glyphs do not follow the letters" in " ".join(page.evidence)
+
+
+def _in_reading_order(tounicode: dict[int, str]) -> dict[int, int]:
+    """The codes as a page first draws them: in no order of their own (glyph ids)."""
+    import random
+
+    return dict.fromkeys(random.Random(7).sample(sorted(tounicode), len(tounicode)), 1)
+
+
+def test_glyph_ids_of_a_font_follow_the_unicode_order_of_its_letters() -> None:
+    """Fonts lay their glyphs out near Unicode order; a permuted map over the same codes does not
+    (the check for Identity subsets that keep no cmap, no names and equal widths)."""
+    from pytest_textlayer.crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+
+    letters = "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年"
+    tounicode = {300 + 40 * i + i % 3: ch for i, ch in enumerate(sorted(letters))}
+    drawn = _in_reading_order(tounicode)
+    found = code_order_correlation(tounicode, drawn)
+    assert found is not None and found[0] > 0.9 and found[1] == len(letters)
+    moved = derangement(letters, seed=3)
+    permuted = {code: moved[ch] for code, ch in tounicode.items()}
+    found = code_order_correlation(permuted, drawn)
+    assert found is not None and found[0] < MIN_ORDER_CORRELATION
+
+
+def test_code_order_says_nothing_of_renumbered_subsets_or_few_letters() -> None:
+    from pytest_textlayer.crosscheck import code_order_correlation
+
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    renumbered = {1 + i: ch for i, ch in enumerate(reversed(letters))}  # codes 1..26: own order
+    assert code_order_correlation(renumbered, dict.fromkeys(renumbered, 1)) is None
+    few = {1000 + 50 * i: ch for i, ch in enumerate(letters[:8])}
+    assert code_order_correlation(few, _in_reading_order(few)) is None
+    # A long document's subset numbered in order of first use: a later page draws its new
+    # letters with rising codes far above its letter count.
+    first_use = {900 + 7 * i: ch for i, ch in enumerate("zyxwvutsrqponmlk")}
+    assert code_order_correlation(first_use, dict.fromkeys(first_use, 1)) is None
+
+
+def test_a_font_whose_glyphs_follow_gbk_order_is_no_permuted_map() -> None:
+    """SimSun-like fonts keep their glyphs in GBK order, which sorts the commonest ideographs by
+    reading (GB2312 level 1), not by Unicode's radicals: that order is no permutation."""
+    from pytest_textlayer.crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+
+    text = "中华人民共和国是工人阶级领导的以工农联盟为基础的人民民主专政的社会主义国家"
+    letters = sorted(set(text), key=lambda ch: ch.encode("gbk"))
+    tounicode = {500 + 37 * i: ch for i, ch in enumerate(letters)}
+    found = code_order_correlation(tounicode, _in_reading_order(tounicode))
+    assert found is not None and found[0] >= MIN_ORDER_CORRELATION

@@ -236,7 +236,7 @@ def pdfs() -> dict[str, bytes]:
 
 #: (PDF, breaker, selection) whose broken pages a known defect lets through; each is asserted
 #: on its own below, as an expected failure that names the cause.
-KNOWN_MISSES = {("mupdf-html-zh", "scramble", "all")}
+KNOWN_MISSES: set[tuple[str, str, str]] = set()
 
 
 def test_every_page_they_print_is_readable(pdfs: dict[str, bytes]) -> None:
@@ -290,12 +290,9 @@ def test_severed_cjk_subset_numbered_by_first_use_is_flagged(breaker: str) -> No
     _known("fpdf-ja-bullets", breaker, "all")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "a permuted ToUnicode over ideographs still reads as Chinese, and MuPDF's subsets keep "
-    "neither a cmap nor post names to contradict it (CJK widths are all equal): nothing "
-    "checks the map against the font"))
 def test_scrambled_cjk_map_of_a_cmapless_subset_is_flagged() -> None:
-    assert ("mupdf-html-zh", "scramble", "all") in KNOWN_MISSES
+    """A permuted map over ideographs still reads as Chinese, and MuPDF's subsets keep no cmap,
+    no names and equal widths; the glyph ids of its letters no longer follow their order."""
     _known("mupdf-html-zh", "scramble", "all")
 
 
