@@ -12,43 +12,17 @@ Skipped when Chromium is absent (Debian: ``apt-get install chromium``).
 from __future__ import annotations
 
 import html
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from _producers import CHROMIUM, CJK_FONT, SENTENCES, print_with_chromium
 
 from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.classifier import classify
 from pytest_textlayer.model import Verdict
 
-CHROMIUM = next(
-    (p for p in (os.environ.get("TEXTLAYER_CHROMIUM"), shutil.which("chromium"),
-                 shutil.which("chromium-browser")) if p),
-    None,
-)
-CJK_FONT = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
-
 TEXTS = {
-    "en": "The committee reviewed the annual report and agreed that the budget for the coming "
-          "year should prioritise maintenance of the existing buildings before any new "
-          "construction begins.",
-    "fr": "Le comité a examiné le rapport annuel et convenu que le budget de l'année à venir "
-          "devait donner la priorité à l'entretien des bâtiments existants avant toute "
-          "construction nouvelle.",
-    "pl": "Komisja przeanalizowała sprawozdanie roczne i uzgodniła, że budżet na nadchodzący "
-          "rok powinien priorytetowo traktować utrzymanie istniejących budynków.",
-    "ru": "Комитет рассмотрел годовой отчёт и согласился с тем, что в бюджете на предстоящий год "
-          "приоритет следует отдать содержанию существующих зданий.",
-    "el": "Η επιτροπή εξέτασε την ετήσια έκθεση και συμφώνησε ότι ο προϋπολογισμός του επόμενου "
-          "έτους πρέπει να δώσει προτεραιότητα στη συντήρηση των υφιστάμενων κτιρίων.",
-    "ar": "راجعت اللجنة التقرير السنوي واتفقت على أن ميزانية العام المقبل يجب أن تعطي الأولوية "
-          "لصيانة المباني القائمة قبل البدء في أي بناء جديد.",
-    "he": "הוועדה בחנה את הדוח השנתי והסכימה כי התקציב לשנה הבאה צריך לתת עדיפות לתחזוקת "
-          "המבנים הקיימים לפני תחילת כל בנייה חדשה.",
-    "vi": "Ủy ban đã xem xét báo cáo thường niên và nhất trí rằng ngân sách năm tới nên ưu tiên "
-          "bảo trì các tòa nhà hiện có trước khi bắt đầu công trình mới.",
+    **{lang: SENTENCES[lang] for lang in ("en", "fr", "pl", "ru", "el", "ar", "he", "vi")},
     "zh": "委员会审查了年度报告，并同意明年的预算应优先用于维护现有建筑，"
           "然后再开始任何新的建设工程。",
 }
@@ -84,7 +58,6 @@ def _page(lang: str, text: str) -> str:
 
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    assert CHROMIUM is not None
     folder = tmp_path_factory.mktemp("chromium")
     out: dict[str, bytes] = {}
     for lang, text in TEXTS.items():
@@ -93,13 +66,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
         page = folder / f"{lang}.html"
         page.write_text(_page(lang, text), encoding="utf-8")
         target = folder / f"{lang}.pdf"
-        subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update",
-             f"--print-to-pdf={target}", "--no-pdf-header-footer", page.as_uri()],
-            capture_output=True, timeout=120, check=False,
-        )
-        if not target.exists():
+        if not print_with_chromium(page, target):
             pytest.fail(f"chromium wrote no PDF for {lang}")
         out[lang] = target.read_bytes()
     return out

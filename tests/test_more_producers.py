@@ -20,10 +20,10 @@ import functools
 import html
 import importlib.util
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _producers import CJK_FONT, DEJAVU, SENTENCES
 
 from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.classifier import classify
@@ -31,9 +31,6 @@ from pytest_textlayer.model import Verdict
 
 fpdf = pytest.importorskip("fpdf")
 
-FONTS = Path("/usr/share/fonts/truetype")
-DEJAVU = FONTS / "dejavu"
-CJK_FONT = FONTS / "droid" / "DroidSansFallbackFull.ttf"
 
 pytestmark = pytest.mark.skipif(
     not (DEJAVU / "DejaVuSans.ttf").exists(),
@@ -41,19 +38,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 TEXTS = {
-    "en": "The committee reviewed the annual report and agreed that the budget for the coming "
-          "year should prioritise maintenance of the existing buildings before any new "
-          "construction begins.",
-    "de": "Der Ausschuss prüfte den Jahresbericht und einigte sich darauf, dass der Haushalt für "
-          "das kommende Jahr der Instandhaltung der bestehenden Gebäude Vorrang geben sollte.",
-    "pl": "Komisja przeanalizowała sprawozdanie roczne i uzgodniła, że budżet na nadchodzący "
-          "rok powinien priorytetowo traktować utrzymanie istniejących budynków.",
-    "ru": "Комитет рассмотрел годовой отчёт и согласился с тем, что в бюджете на предстоящий год "
-          "приоритет следует отдать содержанию существующих зданий.",
-    "el": "Η επιτροπή εξέτασε την ετήσια έκθεση και συμφώνησε ότι ο προϋπολογισμός του επόμενου "
-          "έτους πρέπει να δώσει προτεραιότητα στη συντήρηση των υφιστάμενων κτιρίων.",
-    "ar": "راجعت اللجنة التقرير السنوي واتفقت على أن ميزانية العام المقبل يجب أن تعطي الأولوية "
-          "لصيانة المباني القائمة قبل البدء في أي بناء جديد.",
+    **{lang: SENTENCES[lang] for lang in ("en", "de", "pl", "ru", "el", "ar")},
     "ja": "委員会は年次報告書を検討し、来年度の予算は新たな建設を始める前に既存の建物の維持管理を"
           "優先すべきであることに合意した。委員はまた、会計担当者に対し、住民が会費の使途を確認し"
           "次回の会合で質問できるよう、四半期ごとに会計報告を公表するよう求めた。",

@@ -11,22 +11,13 @@ Skipped when Chromium is absent (Debian: ``apt-get install chromium``).
 from __future__ import annotations
 
 import html
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from _producers import CHROMIUM, CJK_FONT, print_with_chromium
 
 from pytest_textlayer.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairer import repair
-
-CHROMIUM = next(
-    (p for p in (os.environ.get("TEXTLAYER_CHROMIUM"), shutil.which("chromium"),
-                 shutil.which("chromium-browser")) if p),
-    None,
-)
-CJK_FONT = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
 
 TEXTS = {
     "fr": "Le comité a examiné le budget",
@@ -44,7 +35,6 @@ pytestmark = [
 
 
 def _print(folder: Path, name: str, body: str, lang: str) -> bytes:
-    assert CHROMIUM is not None
     if lang in ("zh", "ja") and not CJK_FONT.exists():
         pytest.skip("fonts-droid-fallback is needed for CJK pages")
     page = folder / f"{name}.html"
@@ -54,13 +44,7 @@ def _print(folder: Path, name: str, body: str, lang: str) -> bytes:
         encoding="utf-8",
     )
     target = folder / f"{name}.pdf"
-    subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update",
-         f"--print-to-pdf={target}", "--no-pdf-header-footer", page.as_uri()],
-        capture_output=True, timeout=120, check=False,
-    )
-    if not target.exists():
+    if not print_with_chromium(page, target):
         pytest.fail(f"chromium wrote no PDF for {name}")
     return target.read_bytes()
 
