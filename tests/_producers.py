@@ -7,6 +7,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from pytest_textlayer.breakers import break_pdf
+from pytest_textlayer.classifier import classify
+from pytest_textlayer.model import Verdict
+
 FONTS = Path("/usr/share/fonts/truetype")
 DEJAVU = FONTS / "dejavu"
 #: Debian's fonts-droid-fallback: the CJK glyphs of the producer tests.
@@ -53,3 +57,24 @@ def print_with_chromium(page: Path, target: Path) -> bool:
         capture_output=True, timeout=120, check=False,
     )
     return target.exists()
+
+
+#: Every breaker, on every font, the main font, the minor font.
+BREAKERS = ("sever", "tounicode-name", "collapse", "pua", "shift", "scramble")
+SELECTIONS = ("all", "main", "minor")
+
+
+def misses(name: str, data: bytes, breaker: str, select: str) -> list[str]:
+    """Pages of the broken copy classified wrongly: a page the breaker broke past 10 % that is
+    OK, or a page it left readable that is not."""
+    variant = break_pdf(data, breaker, select=select, name=f"{name}.pdf")
+    if not variant.applies:
+        return []
+    report = classify(variant.pdf, name=f"{name}-{breaker}.pdf")
+    missed = []
+    for truth, page in zip(variant.pages, report.pages, strict=True):
+        broken = truth.expected is not Verdict.READABLE
+        if page.ok == broken:
+            missed.append(f"{name} p{page.number}: {truth.broken}/{truth.glyphs} glyphs "
+                          f"broken, got {page.verdict.value}: {page.evidence[:1]}")
+    return missed

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from _producers import CJK_FONT, DEJAVU, SENTENCES
+from _producers import BREAKERS, CJK_FONT, DEJAVU, SELECTIONS, SENTENCES, misses
 
 from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.classifier import classify
@@ -232,30 +232,15 @@ def test_every_page_they_print_is_readable(pdfs: dict[str, bytes]) -> None:
         assert {p.verdict for p in report.pages} == {Verdict.READABLE}, name
 
 
-def _misses(name: str, data: bytes, breaker: str, select: str) -> list[str]:
-    variant = break_pdf(data, breaker, select=select, name=f"{name}.pdf")
-    if not variant.applies:
-        return []
-    report = classify(variant.pdf, name=f"{name}-{breaker}.pdf")
-    missed = []
-    for truth, page in zip(variant.pages, report.pages, strict=True):
-        broken = truth.expected is not Verdict.READABLE
-        if page.ok == broken:
-            missed.append(f"{name} p{page.number}: {truth.broken}/{truth.glyphs} glyphs "
-                          f"broken, got {page.verdict.value}: {page.evidence[:1]}")
-    return missed
-
-
-@pytest.mark.parametrize("select", ["all", "main", "minor"])
-@pytest.mark.parametrize("breaker",
-                         ["sever", "tounicode-name", "collapse", "pua", "shift", "scramble"])
+@pytest.mark.parametrize("select", SELECTIONS)
+@pytest.mark.parametrize("breaker", BREAKERS)
 def test_broken_copies_are_flagged_and_untouched_pages_stay_ok(
     pdfs: dict[str, bytes], breaker: str, select: str
 ) -> None:
     missed: list[str] = []
     for name, data in pdfs.items():
         if (name, breaker, select) not in KNOWN_MISSES:
-            missed += _misses(name, data, breaker, select)
+            missed += misses(name, data, breaker, select)
     assert not missed, "\n".join(missed)
 
 
@@ -266,7 +251,7 @@ def _known(name: str, breaker: str, select: str) -> None:
     variant = break_pdf(data, breaker, select=select, name=f"{name}.pdf")
     if not any(p.expected is not Verdict.READABLE for p in variant.pages):
         raise RuntimeError(f"{breaker}/{select} broke no page of {name}: nothing to test")
-    missed = _misses(name, data, breaker, select)
+    missed = misses(name, data, breaker, select)
     assert not missed, "\n".join(missed)
 
 
