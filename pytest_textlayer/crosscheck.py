@@ -234,7 +234,6 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
     Every code point of the Unicode cmap that selects the glyph, else its
     ``post`` or charset glyph name; CIDs go to glyphs through CIDToGIDMap.
     """
-    from .encodings import name_to_unicode
     from .fonts import _cid_to_gid, _read, load_program
 
     if kind is None or stream is None:
@@ -248,14 +247,9 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
         table = collection_table(prog.ros[1])
         return {cid: frozenset((text,)) for cid, text in table.items()}, (
             f"Adobe-{prog.ros[1]} CIDs" if table else "")
-    by_gid = _glyph_texts(prog.cmap)
-    source = "cmap" if by_gid else ""
-    if not by_gid and prog.glyph_names and not prog.cid_keyed:
-        source = "post names" if prog.post_format in (1.0, 2.0) else "charset names"
-        for gid, name in enumerate(prog.glyph_names):
-            text = name_to_unicode(name)
-            if text and not _index_uni(name):
-                by_gid[gid] = {text}
+    names = "" if prog.cid_keyed else (
+        "post names" if prog.post_format in (1.0, 2.0) else "charset names")
+    by_gid, source = _texts_by_glyph(prog, names)
     if not by_gid:
         return {}, ""
     cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if cidfont is not None else None
@@ -263,6 +257,26 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
         return {gid: frozenset(t) for gid, t in by_gid.items()}, source
     return {cid: frozenset(by_gid[gid]) for cid, gid in enumerate(cid_to_gid)
             if gid in by_gid}, source
+
+
+def _texts_by_glyph(prog: Any, names: str) -> tuple[dict[int, set[str]], str]:
+    """Glyph id → texts from the program's Unicode cmap, else from its glyph names.
+
+    `names` is how the names are reported ("post names", "charset names"); empty when the
+    names are not to be trusted for this font. Returns the texts and their source.
+    """
+    from .encodings import name_to_unicode
+
+    by_gid = _glyph_texts(prog.cmap)
+    if by_gid:
+        return by_gid, "cmap"
+    if not (names and prog.glyph_names):
+        return by_gid, ""
+    for gid, name in enumerate(prog.glyph_names):
+        text = name_to_unicode(name)
+        if text and not _index_uni(name):
+            by_gid[gid] = {text}
+    return by_gid, names
 
 
 def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
@@ -273,18 +287,11 @@ def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
     subtable directly; the glyph's texts are every code point of the Unicode
     subtable that selects it, else its ``post`` name.
     """
-    from .encodings import name_to_unicode
 
     if prog is None or prog.error:
         return {}, ""
-    by_gid = _glyph_texts(prog.cmap)
-    source = "cmap" if by_gid else ""
-    if not by_gid and prog.glyph_names and prog.post_format in (1.0, 2.0):
-        source = "post names"
-        for gid, name in enumerate(prog.glyph_names):
-            text = name_to_unicode(name)
-            if text and not _index_uni(name):
-                by_gid[gid] = {text}
+    by_gid, source = _texts_by_glyph(
+        prog, "post names" if prog.post_format in (1.0, 2.0) else "")
     if not by_gid:
         return {}, ""
     if prog.symbol_cmap:
