@@ -620,19 +620,22 @@ def _language(
 
     shift = find_shift(text, model)
     if shift is not None:
-        return _Decision(
-            Verdict.SHIFTED,
-            (f"the text reads as language once shifted by {shift.describe()}",
-             f"repaired sample: {shift.text[:60]!r}"),
-            "shift", score=verdict.score, offset=shift.offset,
-            repaired_sample=shift.text[:SAMPLE_LIMIT],
-        )
+        return _shift_found("the text reads as language once", shift, verdict.score)
     if trust is not None:
         trust.credit(content, _NO_LANGUAGE, verdict.reason, number)
     return _Decision(
         Verdict.GARBLED,
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
+    )
+
+
+def _shift_found(what: str, shift: Any, score: float | None) -> _Decision:
+    """`shifted`: `what` (ending in "once") reads right moved by the shift the search found."""
+    return _Decision(
+        Verdict.SHIFTED,
+        (f"{what} shifted by {shift.describe()}", f"repaired sample: {shift.text[:60]!r}"),
+        "shift", score=score, offset=shift.offset, repaired_sample=shift.text[:SAMPLE_LIMIT],
     )
 
 
@@ -795,13 +798,7 @@ def _odd_font(
         if shift is None and declared_shift:
             continue
         if shift is not None:
-            return _Decision(
-                Verdict.SHIFTED,
-                (f"{name} reads as language only once shifted by {shift.describe()}",
-                 f"repaired sample: {shift.text[:60]!r}"),
-                "shift", score=alone.score, offset=shift.offset,
-                repaired_sample=shift.text[:SAMPLE_LIMIT],
-            )
+            return _shift_found(f"{name} reads as language only once", shift, alone.score)
         return _Decision(
             Verdict.GARBLED,
             (f"{name}: its text is mapped but reads as no language ({alone.reason})",
@@ -854,13 +851,9 @@ def _pooled_font(
         name = f"font {use.font.name} ({share:.0%} of the glyphs drawn)"
         shift = find_shift(before + "\n" + use.text, model)
         if shift is not None:
-            return _Decision(
-                Verdict.SHIFTED,
-                (f"{name}: its text on this and earlier pages reads as language only once "
-                 f"shifted by {shift.describe()}", f"repaired sample: {shift.text[:60]!r}"),
-                "shift", score=pooled.score, offset=shift.offset,
-                repaired_sample=shift.text[:SAMPLE_LIMIT],
-            )
+            return _shift_found(
+                f"{name}: its text on this and earlier pages reads as language only once",
+                shift, pooled.score)
         return _Decision(
             Verdict.GARBLED,
             (f"{name}: its text on this and earlier pages is mapped but reads as no language "
