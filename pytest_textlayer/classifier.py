@@ -15,6 +15,7 @@ argued with.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import weakref
@@ -67,15 +68,20 @@ def classify(
     settings: CheckSettings | None = None,
     name: str | None = None,
     password: str = "",
+    page_helper: bool = False,
 ) -> DocumentReport:
     """Classify every page of one PDF.
 
     A file that cannot be read gives a report with no pages and a one-line
     `error`, so a caller checking many files carries on; call
     :func:`classify_or_raise` to get the `InputError` instead.
+    `page_helper=True` lets a long document's pages be walked by two
+    processes when a core is free (see :mod:`.pagescan`): same report, less
+    wall time; leave it off where the cores are already busy.
     """
     try:
-        return classify_or_raise(pdf, settings=settings, name=name, password=password)
+        return classify_or_raise(pdf, settings=settings, name=name, password=password,
+                                 page_helper=page_helper)
     except InputError as exc:
         return DocumentReport(path=exc.path, error=exc.problem)
 
@@ -86,24 +92,27 @@ def classify_or_raise(
     settings: CheckSettings | None = None,
     name: str | None = None,
     password: str = "",
+    page_helper: bool = False,
 ) -> DocumentReport:
     settings = settings or CheckSettings()
     source = read_source(pdf, name)
     readers: list[str] = []
-    pages = tuple(iter_page_reports(source, settings, password=password, readers=readers))
+    pages = tuple(iter_page_reports(source, settings, password=password, readers=readers,
+                                    page_helper=page_helper))
     return DocumentReport(path=source.name, pages=pages, readers=tuple(readers))
 
 
 def iter_page_reports(
     source: PdfSource, settings: CheckSettings, *, password: str = "",
-    readers: list[str] | None = None,
+    readers: list[str] | None = None, page_helper: bool = False,
 ) -> Iterator[PageReport]:
     """Page reports one at a time, so memory does not grow with the page count.
 
     `readers`, when given, receives the names and versions of the readers
     that actually ran (PDFium only joins when a page needed it).
+    `page_helper`: see :func:`classify`.
     """
-    from .content import scan_page
+    from .pagescan import scan_pages
     from .textrepair import forget_recent
 
     forget_recent()
@@ -124,15 +133,16 @@ def iter_page_reports(
             if beyond:
                 raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
         cache: dict[Any, Any] = {}
-        for index in range(count):
-            number = index + 1
-            if settings.pages is not None and number not in settings.pages:
-                continue
-            try:
-                content = scan_page(qpdf, index, cache)
-            except Exception as exc:  # qpdf and the walk raise many types on hostile input
-                raise InputError(source.name, f"page {number} cannot be read: {exc}") from None
-            yield classify_page(number, content, _Reader(pdfium, index), settings, model, trust)
+        indices = [i for i in range(count) if settings.pages is None or i + 1 in settings.pages]
+        reopen = (lambda: open_pikepdf(source, password)) if page_helper else None
+        with contextlib.closing(scan_pages(qpdf, indices, cache, reopen)) as scanned:
+            for index, content in scanned:
+                number = index + 1
+                if isinstance(content, Exception):  # qpdf and the walk raise many types
+                    raise InputError(source.name,
+                                     f"page {number} cannot be read: {content}") from None
+                yield classify_page(number, content, _Reader(pdfium, index), settings, model,
+                                    trust)
     finally:
         pdfium.close()
         qpdf.close()

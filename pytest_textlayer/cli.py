@@ -255,7 +255,9 @@ def check_many(
     waiting: dict[int, DocumentReport] = {}
     next_index = 0
     jobs = max(1, min(jobs, len(paths)))
-    for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits):
+    # One worker leaves the other cores idle: it may share a long document's pages with a helper.
+    for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits,
+                               page_helper=jobs == 1):
         bar.step(outcome.report.path)
         if on_done is not None:
             on_done(paths[outcome.index], outcome.report)

@@ -272,11 +272,7 @@ class _Walker:
         if not isinstance(obj, pikepdf.Dictionary):
             return None
         key = obj.objgen if obj.is_indirect else ("direct", id(resources), str(name))
-        info = self.cache.get(key)
-        if info is None:
-            info = analyse_font(obj)
-            self.cache[key] = info
-            remember_width(info, obj)
+        info = font_info(self.cache, key, obj)
         return key, info, text_font(info)
 
     # -- images -------------------------------------------------------------------------------
@@ -722,6 +718,16 @@ def page_box(page: Any) -> tuple[float, float, float, float]:
             if cx1 > cx0 and cy1 > cy0:
                 return cx0, cy0, cx1, cy1
     return mx0, my0, mx1, my1
+
+
+def font_info(cache: dict[Any, FontInfo], key: Any, obj: Any) -> FontInfo:
+    """The analysis of font `obj`, made once per key (its objgen) and kept in `cache`."""
+    info = cache.get(key)
+    if info is None:
+        info = analyse_font(obj)
+        cache[key] = info
+        remember_width(info, obj)
+    return info
 
 
 def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> PageContent:

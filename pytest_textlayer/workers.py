@@ -57,7 +57,8 @@ class Outcome:
     detail: str = ""
 
 
-def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Limits) -> Outcome:
+def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Limits,
+              page_helper: bool = False) -> Outcome:
     """Classify one document in this process: limits first, every error one line."""
     from .classifier import classify_or_raise
     from .source import read_source
@@ -69,7 +70,7 @@ def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Lim
         source = read_source(pdf[0], pdf[1]) if isinstance(pdf, tuple) else read_source(pdf)
         precheck(source, limits, password)
         report = classify_or_raise(source.data, name=source.name, settings=settings,
-                                   password=password)
+                                   password=password, page_helper=page_helper)
         kind = REPORT
     except InputError as exc:
         report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
@@ -131,7 +132,8 @@ def _quiet() -> None:
         pass
 
 
-def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Limits) -> None:
+def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Limits,
+           page_helper: bool = False) -> None:
     """A worker: documents in, outcomes out, until told to stop or it must be replaced."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     _quiet()
@@ -144,7 +146,7 @@ def _serve(conn: Connection, settings: CheckSettings, password: str, limits: Lim
         if job is None:
             return
         index, pdf = job
-        outcome = check_one(pdf, settings, password, limits)
+        outcome = check_one(pdf, settings, password, limits, page_helper)
         conn.send(Outcome(index, outcome.report, outcome.kind, outcome.seconds,
                           outcome.peak_rss, outcome.detail))
         if outcome.kind == MEMORY:
@@ -191,9 +193,11 @@ def _preload() -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, settings: CheckSettings, password: str, limits: Limits) -> None:
+    def __init__(self, ctx: Any, settings: CheckSettings, password: str, limits: Limits,
+                 page_helper: bool = False) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child, settings, password, limits),
+        self.proc = ctx.Process(target=_serve,
+                                args=(child, settings, password, limits, page_helper),
                                 daemon=True, name="textlayer-worker")
         self.proc.start()
         child.close()
@@ -277,12 +281,14 @@ class Guard:
 
 def run_guarded(
     items: Iterable[JobInput], settings: CheckSettings, *, jobs: int = 1, password: str = "",
-    limits: Limits | None = None,
+    limits: Limits | None = None, page_helper: bool = False,
 ) -> Iterator[Outcome]:
     """Outcomes in the order documents finish; ``Outcome.index`` says which one.
 
     Closing the iterator early (or an interrupt in the caller) kills the
-    workers: nothing is left running.
+    workers: nothing is left running. `page_helper` lets each worker walk a
+    long document's pages with a helper process (:mod:`.pagescan`): for
+    one worker on a machine with a core to spare.
     """
     limits = limits or Limits()
     source = iter(enumerate(items))  # consumed lazily: a fuzz run may generate millions
@@ -291,7 +297,10 @@ def run_guarded(
         return
     pending: deque[tuple[int, JobInput]] = deque([first])
     ctx = _context()
-    workers = [_Worker(ctx, settings, password, limits) for _ in range(max(1, jobs))]
+    def worker() -> _Worker:
+        return _Worker(ctx, settings, password, limits, page_helper)
+
+    workers = [worker() for _ in range(max(1, jobs))]
     try:
         while True:
             for w in workers:
@@ -311,7 +320,8 @@ def run_guarded(
                     continue
                 yield outcome
                 if outcome.kind in (TIMEOUT, MEMORY, CRASHED):
-                    workers[workers.index(w)] = _replace(w, ctx, settings, password, limits)
+                    w.stop(kill=True)
+                    workers[workers.index(w)] = worker()
     finally:
         for w in workers:
             w.stop(kill=w.job is not None)
@@ -473,12 +483,6 @@ def _signal_name(code: int | None) -> str:
         except ValueError:
             return f"signal {-code}"
     return f"exit status {code}"
-
-
-def _replace(w: _Worker, ctx: Any, settings: CheckSettings, password: str,
-             limits: Limits) -> _Worker:
-    w.stop(kill=True)
-    return _Worker(ctx, settings, password, limits)
 
 
 __all__ = ["CRASHED", "INPUT", "INTERNAL", "MEMORY", "REPORT", "TIMEOUT", "Guard", "JobInput",

@@ -1,0 +1,194 @@
+"""A long document's content walk shared with a second process, verdicts unchanged.
+
+The walk is pure Python and most of a check's time on a long born-digital
+document; a machine with a core to spare finishes sooner when a helper
+process walks every other page while this one walks the rest and judges
+them all, in order. The judging stays here, one page after another, so
+what earlier pages proved about a font (FontTrust) is applied exactly as in
+a one-process run: the verdicts, evidence and order are the same either
+way, only the wall time differs.
+
+The helper is forked (it inherits the imported readers and the document's
+bytes, and opens its own qpdf handle: two processes must not share one),
+sends each page's facts down a pipe and never judges. Fonts are analysed
+here and only named by their object number in what it sends, so every page
+refers to the same font analysis. Anything the helper cannot send (a page
+that raised, a font without an object number) the parent walks itself, so
+errors read exactly as in a one-process run; a helper that dies hands its
+remaining pages back. Memory stays bounded: the pipe holds a few pages, the
+helper waits when it is full.
+
+Only where it is safe and cheap: Linux (the helper is killed with its parent
+through PR_SET_PDEATHSIG, so a killed worker leaves nothing behind), no
+other thread alive (a fork would copy its locks), at least two usable cores,
+and enough pages to repay the helper's start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+from .content import FontUse, PageContent, font_info, scan_page
+
+#: Fewer pages than this are walked in one process: the helper's start (a fork, its own
+#: qpdf open and font analysis) costs about what a dozen pages do.
+MIN_PAGES = 24
+#: Environment variable that turns the helper off (`0`), for debugging or strict CPU budgets.
+ENV = "TEXTLAYER_PAGE_HELPER"
+
+PageResult = tuple[int, PageContent | Exception]
+
+
+def helper_possible(pages: int) -> bool:
+    """Is a helper process worth starting for a document of `pages` pages, here and now?"""
+    if pages < MIN_PAGES or os.environ.get(ENV, "1") == "0":
+        return False
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return cores >= 2
+
+
+def scan_pages(
+    qpdf: Any, indices: Sequence[int], cache: dict[Any, Any],
+    reopen: Callable[[], Any] | None = None,
+) -> Generator[PageResult, None, None]:
+    """(index, PageContent or the exception its walk raised), in the order of `indices`.
+
+    With `reopen` (which opens the same document anew) and when
+    :func:`helper_possible`, a helper process walks every other page.
+    """
+    if reopen is None or not helper_possible(len(indices)):
+        for index in indices:
+            yield index, _scan(qpdf, index, cache)
+        return
+    theirs = list(indices[1::2])
+    helper = _Helper.start(reopen, theirs)
+    try:
+        for position, index in enumerate(indices):
+            got = helper.receive(index) if position % 2 else None
+            if got is None:
+                yield index, _scan(qpdf, index, cache)
+            else:
+                yield index, _adopt(got, qpdf, cache)
+    finally:
+        helper.stop()
+
+
+def _scan(qpdf: Any, index: int, cache: dict[Any, Any]) -> PageContent | Exception:
+    try:
+        return scan_page(qpdf, index, cache)
+    except Exception as exc:  # qpdf and the walk raise many types on hostile input
+        return exc
+
+
+def _adopt(content: PageContent, qpdf: Any, cache: dict[Any, Any]) -> PageContent:
+    """Give the helper's page this process's font analyses (the ones the judging shares)."""
+    for use in content.fonts:
+        info = cache.get(use.font_key)
+        use.font = info if info is not None else font_info(
+            cache, use.font_key, qpdf.get_object(use.font_key))
+    return content
+
+
+class _Helper:
+    """The forked walker of the pages given to it, and this side of its pipe."""
+
+    def __init__(self, pid: int, conn: Any) -> None:
+        self.pid = pid
+        self.conn = conn
+
+    @classmethod
+    def start(cls, reopen: Callable[[], Any], indices: list[int]) -> _Helper:
+        from multiprocessing import Pipe
+
+        here, there = Pipe(duplex=False)
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the helper: never returns into the caller's code
+            status = 1
+            try:
+                here.close()
+                _serve(there, reopen, indices, parent)
+                status = 0
+            finally:
+                os._exit(status)
+        there.close()
+        return cls(pid, here)
+
+    def receive(self, index: int) -> PageContent | None:
+        """The helper's page `index`, or None when this process must walk it itself."""
+        if self.conn is None:
+            return None
+        try:
+            sent_index, content = self.conn.recv()
+        except Exception:  # it died (EOFError), or sent what cannot be read: carry on
+            self._end()
+            return None
+        if sent_index != index:  # pragma: no cover - a defect: do not trust the rest
+            self._end()
+            return None
+        return content if isinstance(content, PageContent) else None
+
+    def _end(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        if self.pid:  # done or not, it has nothing more to give: end it and reap it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.pid = 0
+
+    stop = _end
+
+
+def _serve(conn: Any, reopen: Callable[[], Any], indices: list[int], parent: int) -> None:
+    _die_with(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    qpdf = reopen()
+    cache: dict[Any, Any] = {}
+    for index in indices:
+        try:
+            content: PageContent | None = _portable(scan_page(qpdf, index, cache))
+        except Exception:  # the parent walks it again and reports it as a one-process run would
+            content = None
+        try:
+            conn.send((index, content))
+        except (OSError, ValueError):  # the parent has gone or stopped listening
+            return
+
+
+def _portable(content: PageContent) -> PageContent | None:
+    """The page's facts without the font analyses, which the parent has (None: not portable)."""
+    for use in content.fonts:
+        if not _has_object_number(use):
+            return None
+        use.font = None  # type: ignore[assignment]  # the parent puts its own back
+    return content
+
+
+def _has_object_number(use: FontUse) -> bool:
+    key = use.font_key
+    return isinstance(key, tuple) and len(key) == 2 and all(type(k) is int for k in key)
+
+
+def _die_with(parent: int) -> None:
+    """Ask the kernel to kill this process when its parent dies (a killed worker, a timeout)."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
+        os._exit(1)  # the request failed, or the parent died before it was made
