@@ -270,3 +270,14 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert err == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_line_and_status_2(pdfs: dict[str, Path]) -> None:
+    """`textlayer check ... > /dev/full` (a full disk): one line on stderr, no traceback."""
+    exe = Path(sys.executable).with_name("textlayer")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([str(exe), "check", str(pdfs["good"])], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == "textlayer: error: No space left on device\n"
