@@ -15,11 +15,16 @@ Without PDF arguments it builds a long born-digital document:
   fragment (needs groff and gs).
 
 Each command runs as its own process; wall and CPU time are the best of
---repeat runs after one warm-up run, peak memory the process's maximum
-resident set. Prints one line per file with both ratios (on a busy machine
-the CPU ratio is the steadier one). Python runs with its bytecode cache on,
-as an installed package does: PYTHONDONTWRITEBYTECODE would charge the
-compilation of every module to every run.
+--repeat runs after one warm-up run, peak memory the largest resident set of
+the process and its children. Prints pdftotext's figures, then two lines per
+file with both ratios: `textlayer check` as installed (on a long document
+it walks every other page in a helper process when a second core is free,
+see pytest_textlayer/pagescan.py), and the same in one process
+(TEXTLAYER_PAGE_HELPER=0). CPU time counts both processes. On a busy
+machine the CPU ratio is the steadier one, and the helper gains nothing.
+Python runs with its bytecode cache on, as an installed package does:
+PYTHONDONTWRITEBYTECODE would charge the compilation of every module to
+every run.
 """
 
 from __future__ import annotations
@@ -151,12 +156,15 @@ def main() -> int:
             pdfs = [Path(tmp) / f"long-{args.kind}.pdf"]
             subprocess.run([sys.executable, __file__, "--kind", args.kind, "--pages",
                             str(args.pages), "--build-only", str(pdfs[0])], check=True)
+        alone = {**env, "TEXTLAYER_PAGE_HELPER": "0"}
         for pdf in pdfs:
             ref_t, ref_c, ref_m = best([pdftotext, "-q", str(pdf), os.devnull], args.repeat)
-            our_t, our_c, our_m = best([*textlayer, str(pdf)], args.repeat, env)
-            print(f"{pdf.name}: pdftotext {ref_t:.3f}s wall {ref_c:.3f}s cpu {ref_m / 1024:.0f} MiB"
-                  f" | textlayer check {our_t:.3f}s wall {our_c:.3f}s cpu {our_m / 1024:.0f} MiB"
-                  f" | ratio {our_t / ref_t:.2f}x wall, {our_c / max(ref_c, 1e-3):.2f}x cpu")
+            print(f"{pdf.name}: pdftotext {ref_t:.3f}s wall {ref_c:.3f}s cpu "
+                  f"{ref_m / 1024:.0f} MiB")
+            for label, how in (("textlayer check", env), ("in one process", alone)):
+                our_t, our_c, our_m = best([*textlayer, str(pdf)], args.repeat, how)
+                print(f"  {label:<17} {our_t:.3f}s wall {our_c:.3f}s cpu {our_m / 1024:.0f} MiB"
+                      f" | ratio {our_t / ref_t:.2f}x wall, {our_c / max(ref_c, 1e-3):.2f}x cpu")
     return 0
 
 

@@ -134,8 +134,7 @@ def iter_page_reports(
                 raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
         cache: dict[Any, Any] = {}
         indices = [i for i in range(count) if settings.pages is None or i + 1 in settings.pages]
-        reopen = (lambda: open_pikepdf(source, password)) if page_helper else None
-        with contextlib.closing(scan_pages(qpdf, indices, cache, reopen)) as scanned:
+        with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper)) as scanned:
             for index, content in scanned:
                 number = index + 1
                 if isinstance(content, Exception):  # qpdf and the walk raise many types

@@ -8,9 +8,10 @@ what earlier pages proved about a font (FontTrust) is applied exactly as in
 a one-process run: the verdicts, evidence and order are the same either
 way, only the wall time differs.
 
-The helper is forked (it inherits the imported readers and the document's
-bytes, and opens its own qpdf handle: two processes must not share one),
-sends each page's facts down a pipe and never judges. Fonts are analysed
+The helper is forked once the first page is walked (it inherits the
+imported readers, the document's qpdf handle, which reads from bytes in
+memory, and the fonts analysed so far), sends each page's facts down a pipe
+and never judges. Fonts are analysed
 here and only named by their object number in what it sends, so every page
 refers to the same font analysis. Anything the helper cannot send (a page
 that raised, a font without an object number) the parent walks itself, so
@@ -31,7 +32,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from .content import FontUse, PageContent, font_info, scan_page
@@ -59,29 +60,37 @@ def helper_possible(pages: int) -> bool:
 
 
 def scan_pages(
-    qpdf: Any, indices: Sequence[int], cache: dict[Any, Any],
-    reopen: Callable[[], Any] | None = None,
+    qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], helper: bool = False,
 ) -> Generator[PageResult, None, None]:
     """(index, PageContent or the exception its walk raised), in the order of `indices`.
 
-    With `reopen` (which opens the same document anew) and when
-    :func:`helper_possible`, a helper process walks every other page.
+    With `helper` and when :func:`helper_possible`, a helper process walks
+    every other page after the first. It is forked once the first page is
+    walked, so it inherits the fonts analysed so far (and fontTools, when a
+    program had to be read) instead of doing that work again, and it reads
+    the document through its own copy of the qpdf handle: the handle reads
+    from bytes in memory, which a fork copies, never from a shared file.
     """
-    if reopen is None or not helper_possible(len(indices)):
-        for index in indices:
+    if not indices:
+        return
+    first = _scan(qpdf, indices[0], cache)
+    if not helper or isinstance(first, Exception) or not helper_possible(len(indices)):
+        yield indices[0], first
+        for index in indices[1:]:
             yield index, _scan(qpdf, index, cache)
         return
-    theirs = list(indices[1::2])
-    helper = _Helper.start(reopen, theirs)
+    rest = indices[1:]
+    started = _Helper.start(qpdf, list(rest[::2]), cache)
     try:
-        for position, index in enumerate(indices):
-            got = helper.receive(index) if position % 2 else None
+        yield indices[0], first
+        for position, index in enumerate(rest):
+            got = started.receive(index) if position % 2 == 0 else None
             if got is None:
                 yield index, _scan(qpdf, index, cache)
             else:
                 yield index, _adopt(got, qpdf, cache)
     finally:
-        helper.stop()
+        started.stop()
 
 
 def _scan(qpdf: Any, index: int, cache: dict[Any, Any]) -> PageContent | Exception:
@@ -108,7 +117,7 @@ class _Helper:
         self.conn = conn
 
     @classmethod
-    def start(cls, reopen: Callable[[], Any], indices: list[int]) -> _Helper:
+    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any]) -> _Helper:
         from multiprocessing import Pipe
 
         here, there = Pipe(duplex=False)
@@ -118,7 +127,7 @@ class _Helper:
             status = 1
             try:
                 here.close()
-                _serve(there, reopen, indices, parent)
+                _serve(there, qpdf, indices, cache, parent)
                 status = 0
             finally:
                 os._exit(status)
@@ -153,12 +162,10 @@ class _Helper:
     stop = _end
 
 
-def _serve(conn: Any, reopen: Callable[[], Any], indices: list[int], parent: int) -> None:
+def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], parent: int) -> None:
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    qpdf = reopen()
-    cache: dict[Any, Any] = {}
     for index in indices:
         try:
             content: PageContent | None = _portable(scan_page(qpdf, index, cache))
