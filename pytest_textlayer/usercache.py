@@ -8,8 +8,10 @@ nothing else reads or writes there.
 
 An entry's name carries a digest of what shaped it (the size and modification
 time of the data file and of the modules that derive from it, the Python
-version), so an upgrade or an edit never reads a stale entry; writing an
-entry removes the older ones of the same kind.
+version), so an upgrade or an edit never reads a stale entry. Writing an
+entry keeps the KEEP newest of its kind and removes the rest: two
+installations side by side (a project's virtualenv and a tool's) each keep
+their entry instead of rebuilding it in turn, and the folder stays small.
 
 Where: ``$TEXTLAYER_CACHE_DIR``, else ``$XDG_CACHE_HOME/pytest-textlayer``,
 else ``~/.cache/pytest-textlayer``. ``TEXTLAYER_CACHE_DIR=""`` turns it off.
@@ -31,6 +33,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 ENV = "TEXTLAYER_CACHE_DIR"
+#: Entries kept per kind (one per installation or version in use).
+KEEP = 4
 
 
 def cache_dir() -> Path | None:
@@ -83,9 +87,10 @@ def _store(folder: Path, kind: str, entry: Path, value: object) -> None:
         with tmp.open("wb") as fh:
             pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, entry)  # readers see the old entry or the whole new one
-        for old in folder.glob(f"{kind}-*.pickle"):
-            if old != entry:
-                old.unlink(missing_ok=True)
+        others = sorted((p for p in folder.glob(f"{kind}-*.pickle") if p != entry),
+                        key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in others[KEEP - 1:]:
+            old.unlink(missing_ok=True)
     except Exception:  # a read-only home, a full disk, an unpicklable value: just slower
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)

@@ -38,15 +38,30 @@ def test_second_call_reads_the_entry_instead_of_building(cache: Path, tmp_path: 
     assert (cache.stat().st_mode & 0o777) == 0o700
 
 
-def test_a_changed_source_builds_again_and_drops_the_old_entry(cache: Path, tmp_path: Path) -> None:
+def test_a_changed_source_builds_again_and_keeps_only_the_newest_entries(
+        cache: Path, tmp_path: Path) -> None:
     source = tmp_path / "data.txt"
-    source.write_text("one")
     calls: list[int] = []
-    usercache.cached("thing", [source], _counting_build(calls, 1))
-    source.write_text("two, longer")
-    assert usercache.cached("thing", [source], _counting_build(calls, 2)) == 2
+    for n in range(1, usercache.KEEP + 3):
+        source.write_text("x" * n)  # each size is another version of the data
+        assert usercache.cached("thing", [source], _counting_build(calls, n)) == n
+    assert len(calls) == usercache.KEEP + 2
+    assert len(list(cache.glob("thing-*.pickle"))) == usercache.KEEP
+    # the newest is still there: no build
+    assert usercache.cached("thing", [source], _counting_build(calls, 0)) == usercache.KEEP + 2
+    assert len(calls) == usercache.KEEP + 2
+
+
+def test_two_installations_keep_their_own_entries(cache: Path, tmp_path: Path) -> None:
+    """A project's virtualenv and a tool's, used in turn, do not rebuild each other's entry."""
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text("first installation")
+    two.write_text("second")
+    calls: list[int] = []
+    for _ in range(3):
+        usercache.cached("thing", [one], _counting_build(calls, 1))
+        usercache.cached("thing", [two], _counting_build(calls, 2))
     assert len(calls) == 2
-    assert len(list(cache.glob("thing-*.pickle"))) == 1
 
 
 def test_a_corrupt_entry_is_rebuilt(cache: Path, tmp_path: Path) -> None:
