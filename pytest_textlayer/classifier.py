@@ -134,17 +134,53 @@ def iter_page_reports(
                 raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
         cache: dict[Any, Any] = {}
         indices = [i for i in range(count) if settings.pages is None or i + 1 in settings.pages]
-        with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper)) as scanned:
+        def lean() -> bool:  # pages like the last vouched one need only the sample's text
+            return trust.vouched_last
+
+        with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean)) as scanned:
             for index, content in scanned:
                 number = index + 1
-                if isinstance(content, Exception):  # qpdf and the walk raise many types
-                    raise InputError(source.name,
-                                     f"page {number} cannot be read: {content}") from None
-                yield classify_page(number, content, _Reader(pdfium, index), settings, model,
-                                    trust)
+                try:
+                    page = _readable_content(source, number, content)
+                    yield classify_page(number, page, _Reader(pdfium, index), settings, model,
+                                        trust)
+                except _NeedsFullText:  # a lean walk guessed wrong: walk it in full
+                    page = _readable_content(source, number, _scan_in_full(qpdf, index, cache))
+                    yield classify_page(number, page, _Reader(pdfium, index), settings, model,
+                                        trust)
     finally:
         pdfium.close()
         qpdf.close()
+
+
+class _NeedsFullText(Exception):
+    """A rung needs more of the page's text than a lean walk collected (PageContent.text_cut).
+
+    Raised before the rung reads the text or changes any state, so the page
+    is simply classified again from a full walk: the verdict never depends
+    on whether the walk was lean.
+    """
+
+
+def _needs_text(content: PageContent) -> None:
+    if content.text_cut:
+        raise _NeedsFullText
+
+
+def _readable_content(source: PdfSource, number: int,
+                      content: PageContent | Exception) -> PageContent:
+    if isinstance(content, Exception):  # qpdf and the walk raise many types on hostile input
+        raise InputError(source.name, f"page {number} cannot be read: {content}") from None
+    return content
+
+
+def _scan_in_full(qpdf: Any, index: int, cache: dict[Any, Any]) -> PageContent | Exception:
+    from .content import scan_page
+
+    try:
+        return scan_page(qpdf, index, cache)
+    except Exception as exc:  # reported as any page that cannot be read
+        return exc
 
 
 class _LazyPdfium:
@@ -204,6 +240,8 @@ def classify_page(
     `trust` carries what earlier pages of the same document proved about
     their fonts (see :class:`FontTrust`); without it every page is judged.
     """
+    if trust is not None:
+        trust.vouched_last = False  # until this page is vouched for
     fonts = tuple(use.report() for use in sorted(content.fonts, key=lambda u: -u.glyphs))
     text = content.text if content.text_complete else reader.text()
     spared: list[str] = []
@@ -275,6 +313,7 @@ def _static(
     if share <= settings.max_bad_glyphs:
         # Below the threshold the page stands; its font reports still name the bad font.
         return None
+    _needs_text(content)
     spared, notes = _readable_anyway(content, settings, model)
     if spared_notes is not None:
         spared_notes.extend(notes)
@@ -420,6 +459,7 @@ def _contradicted(
             if use.invisible_glyphs * 2 <= use.glyphs:  # OCR fonts' widths mean nothing
                 wrong = _width_contradiction(use, lines)
                 if wrong:
+                    _needs_text(content)
                     wrong_total += wrong
                     # Widths say the map is wrong, not how: a shifted map reads once shifted.
                     from .textrepair import find_shift
@@ -440,6 +480,7 @@ def _contradicted(
         compared, wrong, distinct = found.weigh(drawn)
         if wrong * 2 <= compared or (distinct < MIN_CONTRADICTED_CODES and wrong < compared):
             continue
+        _needs_text(content)
         wrong_total += wrong
         offsets.add(found.offset)
         lines.append(f"font {use.font.name} ({use.font.subtype}): {found.describe(drawn)}; "
@@ -604,6 +645,7 @@ def _language(
         if outcome == _READS:
             return _Decision(Verdict.READABLE, (*readable.evidence, line), "language")
         return _Decision(Verdict.GARBLED, (line,), "language")
+    _needs_text(content)
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
@@ -916,6 +958,9 @@ class FontTrust:
         self._texts: dict[Any, str] = {}
         # fonts whose pooled text already read as language over a full sample
         self._pool_read: set[Any] = set()
+        #: Did the latest page get its outcome from earlier pages? The next page is then
+        #: walked lean (see PageContent.text_cut): most likely it is vouched for too.
+        self.vouched_last = False
 
     #: Characters of a font's earlier text kept for pooled judgements.
     POOL_CHARS = LANGUAGE_SAMPLE
@@ -968,6 +1013,11 @@ class FontTrust:
 
     def vouch(self, content: PageContent) -> tuple[str, str] | None:
         """(outcome, evidence line) when the page's fonts earned one outcome, else None."""
+        found = self._vouch(content)
+        self.vouched_last = found is not None
+        return found
+
+    def _vouch(self, content: PageContent) -> tuple[str, str] | None:
         if not self._eligible(content):
             return None
         coded = sum(use.coded for use in content.fonts)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .fonts import ONE_BYTE, FontInfo, analyse_font
 from .model import FontReport, FontStatus
-from .pagetext import TextFont, TextSink, remember_width, text_font
+from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
 
 if TYPE_CHECKING:
     import pikepdf
@@ -201,6 +201,18 @@ class PageContent:
     text: str = ""
     #: False when some font's codes need tables we do not ship: ask a real reader instead.
     text_complete: bool = True
+    #: Characters of text the walk was allowed to collect (see :attr:`text_cut`).
+    text_budget: int = TEXT_BUDGET
+
+    @property
+    def text_cut(self) -> bool:
+        """Was the text cut short by a budget below the usual one (a lean walk)?
+
+        A lean walk collects only enough text for the report's sample: on a
+        page whose fonts earlier pages vouched for, nothing else reads it.
+        The classifier walks the page again in full when a rung needs more.
+        """
+        return self.text_budget < TEXT_BUDGET and len(self.text) >= self.text_budget
 
     @property
     def bad_share(self) -> float:
@@ -236,7 +248,8 @@ class _State:
 
 class _Walker:
     def __init__(
-        self, pdf: pikepdf.Pdf, cache: dict[Any, FontInfo], box: tuple[float, ...]
+        self, pdf: pikepdf.Pdf, cache: dict[Any, FontInfo], box: tuple[float, ...],
+        text_budget: int = TEXT_BUDGET,
     ) -> None:
         self.pdf = pdf
         self.cache = cache
@@ -258,7 +271,7 @@ class _Walker:
         #: Depth of hidden optional content around the current operator.
         self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
-        self.text = TextSink()
+        self.text = TextSink(text_budget)
 
     # -- resources ----------------------------------------------------------------------------
     def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo, TextFont] | None:
@@ -514,6 +527,8 @@ class _Walker:
             em = state.size * (mc * mc + md * md) ** 0.5
             text.show(state.text_font or text_font(info), items, origin, em, state.scale,
                       key=id(use))
+        elif text.complete and not (state.text_font or text_font(info)).complete:
+            text.complete = False  # past the budget too: whether a reader is needed is exact
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)
 
@@ -730,13 +745,15 @@ def font_info(cache: dict[Any, FontInfo], key: Any, obj: Any) -> FontInfo:
     return info
 
 
-def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> PageContent:
+def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
+              text_budget: int = TEXT_BUDGET) -> PageContent:
     """Walk page ``page_index`` (0-based) and count what it draws.
 
     ``cache`` maps font objgen to :class:`FontInfo`; keep one per open Pdf so a
     font shared by many pages is analysed once. Malformed parts are skipped and
     listed in ``errors``; a page whose content cannot be read at all raises a
-    one-line ``ValueError``.
+    one-line ``ValueError``. ``text_budget`` bounds the text collected (see
+    :attr:`PageContent.text_cut`); the counts never depend on it.
     """
     import pikepdf
 
@@ -745,7 +762,7 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
     except (IndexError, pikepdf.PdfError) as exc:
         raise ValueError(f"page {page_index + 1}: cannot be read ({_one_line(exc)})") from None
     box = page_box(page)
-    walker = _Walker(pdf, cache, box)
+    walker = _Walker(pdf, cache, box, text_budget)
     resources = page.get("/Resources")
     contents = page.get("/Contents")
     what = f"page {page_index + 1}"
@@ -784,4 +801,5 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo]) -> 
         errors=walker.errors,
         text=walker.text.text(),
         text_complete=walker.text.complete,
+        text_budget=text_budget,
     )

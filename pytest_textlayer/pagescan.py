@@ -28,14 +28,16 @@ and enough pages to repay the helper's start.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import signal
 import sys
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .content import FontUse, PageContent, font_info, scan_page
+from .pagetext import LEAN_BUDGET, TEXT_BUDGET
 
 #: Fewer pages than this are walked in one process: the helper's start (a fork, its own
 #: qpdf open and font analysis) costs about what a dozen pages do.
@@ -61,6 +63,7 @@ def helper_possible(pages: int) -> bool:
 
 def scan_pages(
     qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], helper: bool = False,
+    lean: Callable[[], bool] | None = None,
 ) -> Generator[PageResult, None, None]:
     """(index, PageContent or the exception its walk raised), in the order of `indices`.
 
@@ -70,32 +73,43 @@ def scan_pages(
     program had to be read) instead of doing that work again, and it reads
     the document through its own copy of the qpdf handle: the handle reads
     from bytes in memory, which a fork copies, never from a shared file.
+
+    `lean`, asked before each page, says whether the next pages are likely
+    to need only the report's sample of their text (PageContent.text_cut);
+    the helper hears the latest answer through a byte of shared memory.
     """
+    def budget() -> int:
+        return LEAN_BUDGET if lean is not None and lean() else TEXT_BUDGET
+
     if not indices:
         return
-    first = _scan(qpdf, indices[0], cache)
+    first = _scan(qpdf, indices[0], cache, budget())
     if not helper or isinstance(first, Exception) or not helper_possible(len(indices)):
         yield indices[0], first
         for index in indices[1:]:
-            yield index, _scan(qpdf, index, cache)
+            yield index, _scan(qpdf, index, cache, budget())
         return
     rest = indices[1:]
-    started = _Helper.start(qpdf, list(rest[::2]), cache)
+    hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
+    started = _Helper.start(qpdf, list(rest[::2]), cache, hint)
     try:
         yield indices[0], first
         for position, index in enumerate(rest):
+            hint[0] = budget() == LEAN_BUDGET
             got = started.receive(index) if position % 2 == 0 else None
             if got is None:
-                yield index, _scan(qpdf, index, cache)
+                yield index, _scan(qpdf, index, cache, budget())
             else:
                 yield index, _adopt(got, qpdf, cache)
     finally:
         started.stop()
+        hint.close()
 
 
-def _scan(qpdf: Any, index: int, cache: dict[Any, Any]) -> PageContent | Exception:
+def _scan(qpdf: Any, index: int, cache: dict[Any, Any],
+          budget: int = TEXT_BUDGET) -> PageContent | Exception:
     try:
-        return scan_page(qpdf, index, cache)
+        return scan_page(qpdf, index, cache, budget)
     except Exception as exc:  # qpdf and the walk raise many types on hostile input
         return exc
 
@@ -117,7 +131,8 @@ class _Helper:
         self.conn = conn
 
     @classmethod
-    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any]) -> _Helper:
+    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any],
+              hint: mmap.mmap | None = None) -> _Helper:
         from multiprocessing import Pipe
 
         here, there = Pipe(duplex=False)
@@ -127,7 +142,7 @@ class _Helper:
             status = 1
             try:
                 here.close()
-                _serve(there, qpdf, indices, cache, parent)
+                _serve(there, qpdf, indices, cache, parent, hint)
                 status = 0
             finally:
                 os._exit(status)
@@ -162,13 +177,15 @@ class _Helper:
     stop = _end
 
 
-def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], parent: int) -> None:
+def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], parent: int,
+           hint: mmap.mmap | None = None) -> None:
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for index in indices:
+        budget = LEAN_BUDGET if hint is not None and hint[0] else TEXT_BUDGET
         try:
-            content: PageContent | None = _portable(scan_page(qpdf, index, cache))
+            content: PageContent | None = _portable(scan_page(qpdf, index, cache, budget))
         except Exception:  # the parent walks it again and reports it as a one-process run would
             content = None
         try:

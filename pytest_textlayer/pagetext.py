@@ -26,6 +26,9 @@ from .fonts import ONE_BYTE, FontInfo, split_codes
 
 #: Characters collected per page; the language rung reads fewer than this.
 TEXT_BUDGET = 6000
+#: Characters a lean walk collects: the report's sample (400) with room (see
+#: PageContent.text_cut).
+LEAN_BUDGET = 1000
 #: A TJ adjustment moving right by more than this (thousandths of an em) is a word break.
 TJ_SPACE = 180
 #: A gap wider than this share of the font size between two strings is a word break.

@@ -42,9 +42,9 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     started: list[int] = []
     real = pagescan._Helper.start
 
-    def counted(qpdf: Any, indices: list[int], cache: dict[Any, Any]) -> Any:
+    def counted(qpdf: Any, indices: list[int], cache: dict[Any, Any], hint: Any = None) -> Any:
         started.append(len(indices))
-        return real(qpdf, indices, cache)
+        return real(qpdf, indices, cache, hint)
 
     monkeypatch.setattr(pagescan._Helper, "start", staticmethod(counted))
     return started
@@ -94,8 +94,9 @@ def test_a_page_selection_is_shared_too(long_mixed: bytes, starts: list[int],
 def _stops_after(pages: int, how: str) -> Any:
     real = pagescan._serve
 
-    def serve(conn: Any, qpdf: Any, indices: list[int], cache: Any, parent: int) -> None:
-        real(conn, qpdf, indices[:pages], cache, parent)
+    def serve(conn: Any, qpdf: Any, indices: list[int], cache: Any, parent: int,
+              hint: Any = None) -> None:
+        real(conn, qpdf, indices[:pages], cache, parent, hint)
         if how == "crash":
             os.kill(os.getpid(), signal.SIGKILL)  # as a reader crash or the OOM killer ends it
 
