@@ -84,7 +84,9 @@ class TextLayerState:
         if self.guard is None:
             limits = Limits(timeout=self.timeout,
                             flags={"timeout": "--textlayer-timeout or textlayer_timeout"})
-            self.guard = Guard(self.base, limits=limits)
+            # Under xdist every core already runs a session worker: no page helpers then.
+            self.guard = Guard(self.base, limits=limits,
+                               page_helper="PYTEST_XDIST_WORKER" not in os.environ)
         return self.guard.check((os.fspath(path), self.display(path))).report
 
     def display(self, path: Path) -> str:

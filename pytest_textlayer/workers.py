@@ -239,14 +239,16 @@ class Guard:
     What :func:`run_guarded` does for a batch, for callers that learn of
     their documents one by one: the same limits, the same one-line outcomes.
     A worker that was killed or ran out of memory is replaced at the next
-    check. Use it as a context manager, or call :meth:`close`.
+    check. Use it as a context manager, or call :meth:`close`. `page_helper`:
+    see :func:`run_guarded`.
     """
 
     def __init__(self, settings: CheckSettings, *, password: str = "",
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, page_helper: bool = False) -> None:
         self.settings = settings
         self.password = password
         self.limits = limits or Limits()
+        self.page_helper = page_helper
         self._ctx: Any = None
         self._worker: _Worker | None = None
 
@@ -254,7 +256,8 @@ class Guard:
         if self._worker is None:
             if self._ctx is None:
                 self._ctx = _context()
-            self._worker = _Worker(self._ctx, self.settings, self.password, self.limits)
+            self._worker = _Worker(self._ctx, self.settings, self.password, self.limits,
+                                   self.page_helper)
         w = self._worker
         w.give((0, pdf))
         outcome = None

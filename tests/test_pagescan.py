@@ -173,3 +173,14 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+def test_the_plugins_guard_shares_a_long_document(long_mixed: bytes, tmp_path: Path) -> None:
+    """Collected PDFs are checked by a Guard's worker, which may use a helper too."""
+    from pytest_textlayer.workers import Guard
+
+    path = tmp_path / "long.pdf"
+    path.write_bytes(long_mixed)
+    with Guard(CheckSettings(), page_helper=True) as shared, Guard(CheckSettings()) as alone:
+        assert (shared.check(str(path)).report.to_dict()
+                == alone.check(str(path)).report.to_dict())
