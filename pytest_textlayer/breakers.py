@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import io
 import os
+import unicodedata
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -371,6 +372,55 @@ def _current_map(usage: Any) -> dict[int, str]:
         text = info.to_unicode(code)
         if text:
             out[code] = text
+    if "/ToUnicode" not in usage.font:
+        for code, letters in _named_ligatures(usage.font, info).items():
+            if code in out:
+                out[code] = letters
+    return out
+
+
+#: Glyph names poppler and PDFium read as their letters (the AGL gives U+FB00-U+FB04).
+_LIGATURE_NAMES = MappingProxyType({"ff": "ff", "fi": "fi", "fl": "fl", "ffi": "ffi", "ffl": "ffl"})
+
+
+def _named_ligatures(font: Any, info: Any) -> dict[int, str]:
+    """Codes of a simple font without ToUnicode that readers show as letters, with the letters.
+
+    The truth is poppler's text, and poppler (PDFium too) reads the glyph
+    names ``ff fi fl ffi ffl`` as their letters where the AGL and so the
+    font's own route give U+FB00-U+FB04; a name ``uniFB01`` stays the
+    ligature. A broken map built from U+FB01 would stand for an original
+    whose text was not the truth's, so the breaker starts from the letters.
+    A named base encoding (MacRoman's 0o336 ``fi``) names them so too, though
+    our tables spell those entries ``uniFB01``.
+    """
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    differences: set[int] = set()
+    if isinstance(enc, pikepdf.Dictionary):
+        code = 0
+        for item in enc.get("/Differences", ()):
+            if isinstance(item, pikepdf.Name):
+                differences.add(code)
+                code += 1
+            else:
+                try:
+                    code = int(item)
+                except (TypeError, ValueError):
+                    break
+    standard = isinstance(enc, pikepdf.Name) or (
+        isinstance(enc, pikepdf.Dictionary) and isinstance(enc.get("/BaseEncoding"), pikepdf.Name))
+    out: dict[int, str] = {}
+    for code, name in info.glyph_names.items():
+        letters = _LIGATURE_NAMES.get(name)
+        if letters is None and standard and code not in differences and \
+                name.startswith("uniFB") and len(name) == 7:
+            ligature = chr(int(name[3:], 16))
+            letters = next((v for v in _LIGATURE_NAMES.values()
+                            if unicodedata.normalize("NFKC", ligature) == v), None)
+        if letters is not None:
+            out[code] = letters
     return out
 
 

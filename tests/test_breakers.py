@@ -370,3 +370,55 @@ def test_glyphs_under_actual_text_are_not_counted_broken() -> None:
     assert [f.name for f in v.fonts] == ["Helvetica-Bold"]
     assert v.pages[0].broken == 0 and v.pages[0].expected is Verdict.READABLE
     assert "Annual report" in " ".join(pdfium_pages(v.pdf)[0].split())
+
+
+#: Codes of the named-ligature page below: the glyph names a Differences array gives them.
+_LIGATURE_CODES = {1: "fi", 2: "fl", 3: "ffi", 4: "uniFB01"}
+
+
+def named_ligature_page(lines: list[str]) -> bytes:
+    """Times-Roman, not embedded, no ToUnicode, its Differences naming the ligature glyphs
+    ``fi fl ffi`` (and one ``uniFB01``): the text of old producers and TeX's dvips route.
+
+    In ``lines`` the characters U+0001-U+0004 stand for the four codes.
+    """
+    import pikepdf
+
+    pdf = pikepdf.new()
+    names = [pikepdf.Name("/" + _LIGATURE_CODES[c]) for c in sorted(_LIGATURE_CODES)]
+    font = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name("/Times-Roman"),
+        Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding,
+                                    BaseEncoding=pikepdf.Name.WinAnsiEncoding,
+                                    Differences=[1, *names])))
+    ops = [b"BT /F1 11 Tf 14 TL 72 760 Td"]
+    for line in lines:
+        ops.append(pikepdf.String(line.encode("latin-1")).unparse() + b" Tj T*")
+    ops.append(b"ET")
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    page.Contents = pdf.make_stream(b"\n".join(ops))
+    out = io.BytesIO()
+    pdf.save(out, deterministic_id=True)
+    return out.getvalue()
+
+
+def test_a_ligature_glyph_name_breaks_as_the_letters_readers_show() -> None:
+    """poppler (the truth) and PDFium show a glyph named fi/fl/ffi as its letters, where the AGL
+    says U+FB01-U+FB03; the broken map must stand for that text, so a shifted map keeps two
+    characters for "fi" (a repair can then tell), and ``uniFB01`` stays one character."""
+    import pikepdf
+
+    data = named_ligature_page(["The \x01nal \x02ow of the o\x03ce, \x04rst."])
+    truth = poppler_pages(data)[0]
+    assert "The final flow of the office, \ufb01rst." in truth
+    assert "The final flow of the office" in pdfium_pages(data)[0]
+    variant = break_pdf(data, "shift")
+    with pikepdf.open(io.BytesIO(variant.pdf)) as pdf:
+        font = pdf.pages[0].Resources.Font.F1
+        cmap = font.ToUnicode.read_bytes().decode("ascii")
+    moved = {code: "".join(chr(ord(ch) - 29) for ch in text)
+             for code, text in {1: "fi", 2: "fl", 3: "ffi", 4: "\ufb01"}.items()}
+    for code, text in moved.items():
+        dest = text.encode("utf-16-be").hex().upper()
+        assert f"<{code:02X}> <{dest}>" in cmap
