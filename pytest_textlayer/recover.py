@@ -233,6 +233,9 @@ class Recovery:
     readings: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     #: For offset: the constant the codes or ToUnicode values were moved by.
     offset: int | None = None
+    #: The glyph name that gave a code its text, for codes read by name (post, charset,
+    #: encoding; not cmap): readers show some names otherwise than the AGL (``fi``).
+    named: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float:
@@ -379,6 +382,7 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
         return None
     to_gid = _cid_to_gid(cidfont)
     mapping: dict[int, str] = {}
+    named: dict[int, str] = {}
     tally: Counter[str] = Counter()
     for code in usage.codes():
         gid = to_gid(code)
@@ -388,6 +392,8 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
         if text:
             mapping[code] = text
             tally[how] += 1
+            if how == "post":
+                named[code] = str(order[gid])
     if not mapping:
         return None
     return Recovery(
@@ -396,6 +402,7 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
         coverage(usage, mapping),
         usage.glyphs,
         "embedded TrueType " + " and ".join(sorted(tally)),
+        named=named,
     )
 
 
@@ -423,16 +430,19 @@ def _from_cff_composite(
     charset = list(top.charset)
     to_gid = _cid_to_gid(cidfont)
     mapping: dict[int, str] = {}
+    named: dict[int, str] = {}
     for code in usage.codes():
         gid = to_gid(code)
         if gid is not None and 0 < gid < len(charset):
             text = _agl(charset[gid])
             if text:
                 mapping[code] = text
+                named[code] = str(charset[gid])
     if not mapping:
         return None
     return Recovery(
-        mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset"
+        mapping, "charset", coverage(usage, mapping), usage.glyphs, "embedded CFF charset",
+        named=named,
     )
 
 
@@ -481,13 +491,19 @@ def _differences(font: Any) -> dict[int, str]:
 _INDEX_NAME = re.compile(r"(?:g|gid|glyph|index|cid)0*(\d+)")
 
 
+#: MacRomanEncoding's 0o336 and 0o337 are named ``fi`` and ``fl`` (PDF Annex D; poppler too);
+#: our table, built from the codec, spells them by code point (``uniFB01``).
+_MAC_ROMAN_LIGATURES = {0xDE: "fi", 0xDF: "fl"}
+
+
 def _named_encoding(name: str) -> dict[int, str]:
     from .encodings import encoding_table
 
     try:
-        return encoding_table(name)
+        table = encoding_table(name)
     except KeyError:
         return {}
+    return {**table, **_MAC_ROMAN_LIGATURES} if name == "MacRomanEncoding" else table
 
 
 def _explicit_encoding(font: Any) -> dict[int, str] | None:
@@ -576,10 +592,12 @@ def _names_to_text(
     base: Mapping[int, str],
     mapping: dict[int, str],
     tally: Counter[str],
+    named: dict[int, str] | None = None,
 ) -> None:
     """Text of each drawn code of a font that selects glyphs by name: Differences, else base.
 
     Names outside the AGL that carry a code point in hex (:func:`hex_names`) count too.
+    ``named`` collects the glyph name of each code so read.
     """
     hexed = hex_names(diffs)
     for code in usage.codes():
@@ -588,6 +606,8 @@ def _names_to_text(
         if text:
             mapping[code] = text
             tally["charset"] += 1
+            if named is not None and name:
+                named[code] = name
 
 
 _HEX_NAME = re.compile(r"(.*?)([0-9A-Fa-f]{4,6})")
@@ -645,12 +665,14 @@ def _from_names(usage: FontUsage, font: Any, *, base: bool = True) -> Recovery |
         )
         encoding = _named_encoding("StandardEncoding") if standard else {}
     mapping: dict[int, str] = {}
+    named: dict[int, str] = {}
     tally: Counter[str] = Counter()
-    _names_to_text(usage, diffs, encoding, mapping, tally)
+    _names_to_text(usage, diffs, encoding, mapping, tally, named)
     if not mapping:
         return None
     return Recovery(
-        mapping, "encoding", coverage(usage, mapping), usage.glyphs, "glyph names of the encoding"
+        mapping, "encoding", coverage(usage, mapping), usage.glyphs, "glyph names of the encoding",
+        named=named,
     )
 
 
@@ -660,6 +682,7 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         return _from_names(usage, font)
     diffs = _differences(font)
     mapping: dict[int, str] = {}
+    named: dict[int, str] = {}
     tally: Counter[str] = Counter()
     if "/FontFile2" in desc:
         tt = _load_truetype(desc["/FontFile2"].read_bytes())
@@ -674,6 +697,8 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
             if text:
                 mapping[code] = text
                 tally[how] += 1
+                if how == "post":
+                    named[code] = name
         detail = "embedded TrueType"
     elif "/FontFile3" in desc:
         stream = desc["/FontFile3"]
@@ -687,7 +712,8 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         else:
             builtin = _named_encoding(str(encoding)) if encoding else {}
         explicit = _explicit_encoding(font)
-        _names_to_text(usage, diffs, builtin if explicit is None else explicit, mapping, tally)
+        _names_to_text(usage, diffs, builtin if explicit is None else explicit, mapping, tally,
+                       named)
         detail = "embedded CFF"
     elif "/FontFile" in desc:
         stream = desc["/FontFile"]
@@ -695,7 +721,7 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         clear = int(stream.get("/Length1", len(data)))
         explicit = _explicit_encoding(font)
         names = type1_encoding(data[: clear or len(data)]) if explicit is None else explicit
-        _names_to_text(usage, diffs, names, mapping, tally)
+        _names_to_text(usage, diffs, names, mapping, tally, named)
         detail = "embedded Type1"
     else:
         return None
@@ -707,6 +733,7 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         coverage(usage, mapping),
         usage.glyphs,
         detail + " " + " and ".join(sorted(tally)),
+        named=named,
     )
 
 
@@ -736,7 +763,8 @@ def from_program(usage: FontUsage) -> Recovery | None:
             # Its glyphs are procedures: only their names (AGL or hex code points) can say.
             found = _from_names(usage, font, base=False)
             return None if found is None else Recovery(
-                found.mapping, "charset", found.covered, found.glyphs, "Type3 glyph names"
+                found.mapping, "charset", found.covered, found.glyphs, "Type3 glyph names",
+                named=found.named,
             )
         return _from_simple(usage, font)
     except Exception:  # noqa: BLE001 - a damaged program is a source that says nothing

@@ -725,26 +725,44 @@ def _more_common_han(now: str, then: str) -> bool:
 _LATIN_LIGATURES = re.compile("[\ufb00-\ufb06]")
 
 
+#: Glyph names poppler and PDFium show as their letters, where the AGL gives U+FB00-U+FB04
+#: (pdfTeX's glyphtounicode.tex writes them as letters too); ``uniFB01`` stays the ligature.
+LETTER_NAMES = frozenset({"ff", "fi", "fl", "ffi", "ffl"})
+
+
 def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     """The plan's map, a Latin ligature found for a code (a program's cmap or glyph name)
     written as the font's present ToUnicode says the original was.
 
     As many proper characters as the ligature's letters (a shifted or
     permuted "ff": shaping producers, HarfBuzz, write the letters of the
-    cluster) -> the letters. One character, the ligature moved by the
-    offset the font was shifted by, or no evidence at all (private use,
-    U+FFFD: MuPDF and producers writing from glyph names write U+FB00 as
-    often as shapers write "ff") -> the ligature, as found.
+    cluster) -> the letters. One character (the ligature moved by the
+    offset the font was shifted by, even into unassigned code points) ->
+    the ligature, as found. No evidence left (no value, private use,
+    U+FFFD): a ligature a simple font names ``ff fi fl ffi ffl`` -> the
+    letters, as poppler and PDFium show such a name when there is no
+    ToUnicode (TeX fonts; pdfTeX's glyphtounicode writes letters too); one
+    read from a cmap, or from a composite font's names (its text always came
+    from a ToUnicode, and producers writing those from names, MuPDF, write
+    the AGL's U+FB01) -> the ligature.
     """
     import unicodedata
 
+    from .recover import is_pua
+
+    named = {c: n for found in plan.program for c, n in found.named.items()}
+    simple = str(plan.usage.font.get("/Subtype")) != "/Type0"
     out = dict(plan.mapping)
     for code, text in plan.mapping.items():
         if not _LATIN_LIGATURES.search(text):
             continue
         letters = _LATIN_LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
         present = plan.info.to_unicode(code) if plan.info is not None else None
-        if present and not _junk(present) and len(present) == len(letters) != len(text):
+        as_written = bool(present) and not _junk(present or "") \
+            and len(present or "") == len(letters) != len(text)
+        unknown = not present or all(ch == "\ufffd" or is_pua(ch) for ch in present)
+        as_named = unknown and simple and named.get(code, "").split(".")[0] in LETTER_NAMES
+        if as_written or (as_named and len(text) == 1):
             out[code] = letters
     return out
 
