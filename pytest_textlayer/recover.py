@@ -236,6 +236,9 @@ class Recovery:
     #: The glyph name that gave a code its text, for codes read by name (post, charset,
     #: encoding; not cmap): readers show some names otherwise than the AGL (``fi``).
     named: Mapping[int, str] = field(default_factory=dict)
+    #: For codes read through a cmap: every text the cmap reaches the code's glyph by (one
+    #: glyph for U+064A and U+06CC, for U+0020 and U+00A0); the map picked one of them.
+    choices: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float:
@@ -307,6 +310,21 @@ def _unicode_by_glyph(tt: Any) -> dict[str, str]:
             if name not in best or key < best[name]:
                 best[name] = key
     return {name: key[2] for name, key in best.items()}
+
+
+def unicode_choices(tt: Any) -> dict[str, frozenset[str]]:
+    """Glyph name -> every text the font's Unicode cmap subtables reach it by (no PUA)."""
+    found: dict[str, set[str]] = {}
+    if "cmap" not in tt:
+        return {}
+    for table in tt["cmap"].tables:
+        if not table.isUnicode():
+            continue
+        for cp, name in table.cmap.items():
+            text = plain_text(chr(cp))
+            if usable_text(text):
+                found.setdefault(name, set()).add(text)
+    return {name: frozenset(texts) for name, texts in found.items() if len(texts) > 1}
 
 
 #: AGL names mapped to two code points, where fontTools picks the symbol over the Greek letter
@@ -383,6 +401,8 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
     to_gid = _cid_to_gid(cidfont)
     mapping: dict[int, str] = {}
     named: dict[int, str] = {}
+    choices: dict[int, frozenset[str]] = {}
+    alternatives = unicode_choices(tt)
     tally: Counter[str] = Counter()
     for code in usage.codes():
         gid = to_gid(code)
@@ -394,6 +414,8 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
             tally[how] += 1
             if how == "post":
                 named[code] = str(order[gid])
+            elif order[gid] in alternatives:
+                choices[code] = alternatives[order[gid]]
     if not mapping:
         return None
     return Recovery(
@@ -403,6 +425,7 @@ def _from_truetype_composite(usage: FontUsage, cidfont: Any, data: bytes) -> Rec
         usage.glyphs,
         "embedded TrueType " + " and ".join(sorted(tally)),
         named=named,
+        choices=choices,
     )
 
 
@@ -683,10 +706,12 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
     diffs = _differences(font)
     mapping: dict[int, str] = {}
     named: dict[int, str] = {}
+    choices: dict[int, frozenset[str]] = {}
     tally: Counter[str] = Counter()
     if "/FontFile2" in desc:
         tt = _load_truetype(desc["/FontFile2"].read_bytes())
         by_glyph = _unicode_by_glyph(tt)
+        alternatives = unicode_choices(tt)
         post_ok = _post_names_are_real(tt)
         base = _base_encoding(font)
         for code in usage.codes():
@@ -699,6 +724,8 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
                 tally[how] += 1
                 if how == "post":
                     named[code] = name
+                elif name in alternatives:
+                    choices[code] = alternatives[name]
         detail = "embedded TrueType"
     elif "/FontFile3" in desc:
         stream = desc["/FontFile3"]
@@ -734,6 +761,7 @@ def _from_simple(usage: FontUsage, font: Any) -> Recovery | None:
         usage.glyphs,
         detail + " " + " and ".join(sorted(tally)),
         named=named,
+        choices=choices,
     )
 
 

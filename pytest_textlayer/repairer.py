@@ -767,6 +767,30 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     return out
 
 
+def _choices_as_written(plan: _Plan, mapping: dict[int, str]) -> dict[int, str]:
+    """``mapping`` with the producer's choice kept where a shifted map still shows it.
+
+    One glyph often stands for several characters in its font's cmap (Arabic
+    yeh U+064A and Farsi yeh U+06CC, a space and a no-break space); the
+    program's reading picks one. A font whose ToUnicode sat a constant away
+    from that reading (:attr:`_Plan.shift`) still carries the one its producer
+    wrote: moved back, when it is among the glyph's characters, it is kept.
+    """
+    if plan.shift is None or plan.info is None:
+        return mapping
+    choices = {c: t for found in plan.program for c, t in found.choices.items()}
+    out = dict(mapping)
+    for code, text in mapping.items():
+        options = choices.get(code)
+        present = plan.info.to_unicode(code)
+        if not options or not present or len(present) != 1:
+            continue
+        back = ord(present) + plan.shift
+        if 0 < back < 0x110000 and chr(back) != text and chr(back) in options:
+            out[code] = chr(back)
+    return out
+
+
 def _compatible(text: str) -> str:
     import unicodedata
 
@@ -1280,7 +1304,7 @@ def _repair_open(
     for plan in plans:
         if not plan.mapping:
             continue
-        full = {**_spec_text(plan), **_ligatures_as_written(plan)}
+        full = {**_spec_text(plan), **_choices_as_written(plan, _ligatures_as_written(plan))}
         writer.attach(pdf, plan.usage.font, full, width=_width(plan))
         total, bad, fixed = plan.glyph_counts()
         if not plan.bad:
