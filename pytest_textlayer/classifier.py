@@ -659,7 +659,8 @@ def _language(
         trust.remember(content)
     if verdict.passes is None or verdict.passes:
         odd = _odd_font(content, settings, model) or (
-            _pooled_font(content, settings, model, trust, earlier) if trust is not None else None)
+            _pooled_font(content, settings, model, trust, earlier) if trust is not None else None
+        ) or _rare_letters(content, settings)
         if odd is not None:
             return odd
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
@@ -857,6 +858,35 @@ def _odd_font(
             "language", score=alone.score,
         )
     return None
+
+
+def _rare_letters(content: PageContent, settings: CheckSettings) -> _Decision | None:
+    """Fonts of a right-to-left script whose most drawn letters are not the language's frequent
+    ones (see :mod:`letterfreq`): a permuted map the letter pairs, read both ways, let pass.
+
+    Reads the codes drawn and the fonts' maps, not the text: no lean walk matters. Fonts whose
+    program or names already vouched for their map (the crosscheck rung) are not asked; the
+    fonts found wrong are weighed like bad glyphs, under the one bad-glyph limit.
+    """
+    if not content.glyphs:
+        return None
+    from .letterfreq import agreement, letter_counts, may_check
+
+    wrong = 0
+    lines: list[str] = []
+    for use in sorted(content.fonts, key=lambda u: -u.glyphs):
+        font = use.font
+        if font.has_account or not may_check(font):
+            continue
+        found = agreement(letter_counts(use.codes, font.unicode))
+        if found is None or found.agrees:
+            continue
+        wrong += use.glyphs
+        lines.append(f"font {font.name} ({use.glyphs / content.glyphs:.0%} of the glyphs "
+                     f"drawn): {found.describe()}")
+    if not wrong or (wrong + content.bad_glyphs) / content.glyphs <= settings.max_bad_glyphs:
+        return None
+    return _Decision(Verdict.GARBLED, tuple(lines), "language")
 
 
 #: Below this many words of its own on a page, a font's text is judged together with what it
