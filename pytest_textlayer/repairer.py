@@ -302,6 +302,22 @@ class _Plan:
     flagged: bool = False
     #: Its ToUnicode read as no language and its program's reading replaced it.
     overruled: bool = False
+    #: The values its ToUnicode stream itself holds (not the encoding's names), once read.
+    written_map: dict[int, str] | None = None
+
+    def written(self, code: int) -> str | None:
+        """The value the font's ToUnicode stream gives ``code`` (None: no entry, no stream)."""
+        if self.written_map is None:
+            import pikepdf
+
+            from .cmaps import parse_cmap
+
+            self.written_map = {}
+            entry = self.usage.font.get("/ToUnicode")
+            if isinstance(entry, pikepdf.Stream):
+                with contextlib.suppress(Exception):  # unreadable: nothing written
+                    self.written_map = parse_cmap(entry.read_bytes()).unicode
+        return self.written_map.get(code)
 
     def missing(self) -> set[int]:
         return self.bad - set(self.mapping)
@@ -739,7 +755,8 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     cluster) -> the letters. One character (the ligature moved by the
     offset the font was shifted by, even into unassigned code points) ->
     the ligature, as found. No evidence left (no value, private use,
-    U+FFFD): a ligature a simple font names ``ff fi fl ffi ffl`` -> the
+    U+FFFD, a control such as U+0000, which poppler passes over to the
+    glyph's name): a ligature a simple font names ``ff fi fl ffi ffl`` -> the
     letters, as poppler and PDFium show such a name when there is no
     ToUnicode (TeX fonts; pdfTeX's glyphtounicode writes letters too); one
     read from a cmap, or from a composite font's names (its text always came
@@ -757,37 +774,66 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
         if not _LATIN_LIGATURES.search(text):
             continue
         letters = _LATIN_LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
-        present = plan.info.to_unicode(code) if plan.info is not None else None
+        present = plan.written(code)
         as_written = bool(present) and not _junk(present or "") \
             and len(present or "") == len(letters) != len(text)
-        unknown = not present or all(ch == "\ufffd" or is_pua(ch) for ch in present)
+        unknown = not present or all(
+            ch == "\ufffd" or is_pua(ch) or unicodedata.category(ch) == "Cc" for ch in present)
         as_named = unknown and simple and named.get(code, "").split(".")[0] in LETTER_NAMES
         if as_written or (as_named and len(text) == 1):
             out[code] = letters
     return out
 
 
-def _choices_as_written(plan: _Plan, mapping: dict[int, str]) -> dict[int, str]:
-    """``mapping`` with the producer's choice kept where a shifted map still shows it.
+def _same_kind(a: str, b: str) -> bool:
+    """Characters of one kind: same length, same general category, letters of one script."""
+    import unicodedata
 
-    One glyph often stands for several characters in its font's cmap (Arabic
-    yeh U+064A and Farsi yeh U+06CC, a space and a no-break space); the
-    program's reading picks one. A font whose ToUnicode sat a constant away
-    from that reading (:attr:`_Plan.shift`) still carries the one its producer
-    wrote: moved back, when it is among the glyph's characters, it is kept.
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        cat = unicodedata.category(x)
+        if cat != unicodedata.category(y):
+            return False
+        if cat.startswith("L") and \
+                unicodedata.name(x, "?").split()[0] != unicodedata.name(y, "?").split()[0]:
+            return False
+    return True
+
+
+def _choices_as_written(plan: _Plan, mapping: dict[int, str]) -> dict[int, str]:
+    """``mapping`` with the producer's own values back where a shifted map still shows them.
+
+    The program's reading of a glyph is a guess among what it could stand
+    for: one glyph often stands for several characters in its font's cmap
+    (Arabic yeh U+064A and Farsi yeh U+06CC, U+00B7 and U+2219), and a
+    producer may write another character of the same kind than the cmap
+    gives (a '.' for B Nazanin's ',' glyph). A font whose ToUnicode sat a
+    constant away from that reading (:attr:`_Plan.shift`) still carries what
+    its producer wrote: moved back, it is kept when the cmap reaches the
+    glyph by it, or when it is of the program's character's kind (category,
+    script). Otherwise the program wins: a map that gave glyph ids as
+    characters (Mac-standard order) moves accented letters back onto
+    symbols and controls.
     """
     if plan.shift is None or plan.info is None:
         return mapping
+    from .recover import usable_text
+
     choices = {c: t for found in plan.program for c, t in found.choices.items()}
     out = dict(mapping)
     for code, text in mapping.items():
-        options = choices.get(code)
-        present = plan.info.to_unicode(code)
-        if not options or not present or len(present) != 1:
+        present = plan.written(code)
+        if not present:
             continue
-        back = ord(present) + plan.shift
-        if 0 < back < 0x110000 and chr(back) != text and chr(back) in options:
-            out[code] = chr(back)
+        moved = [ord(ch) + plan.shift for ch in present]
+        if not all(0 < cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF for cp in moved):
+            continue
+        back = "".join(map(chr, moved))
+        if back == text or not usable_text(back) or _junk(back):
+            continue
+        if back in choices.get(code, ()) or _same_kind(back, text):
+            out[code] = back
     return out
 
 
