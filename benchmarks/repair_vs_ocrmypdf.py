@@ -74,6 +74,21 @@ def norm(text: str) -> str:
     return " ".join(text.replace("\x0c", " ").split())
 
 
+def unwritable(text: str) -> list[str]:
+    """Characters of a truth that no ToUnicode repair writes: controls and private use.
+
+    A page whose truth holds them (the original's own map gave U+0008, a
+    private-use code point, or the original shows a shifted run) cannot match
+    exactly however well it is repaired; the report names them beside the
+    strict figure, which stays as it is.
+    """
+    import unicodedata
+
+    found = sorted({ch for ch in norm(text)
+                    if unicodedata.category(ch) in ("Cc", "Co")})
+    return [f"U+{ord(ch):04X}" for ch in found]
+
+
 def word_agreement(truth: str, got: str) -> float:
     a, b = Counter(truth.split()), Counter(got.split())
     longest = max(sum(a.values()), sum(b.values()))
@@ -412,13 +427,18 @@ def main(argv: list[str] | None = None) -> int:
             print("\nerrors:")
             for name, err in errors:
                 print(f"  {name}: {err}")
-        misses = [(r.item.path.name, n, round(v[1], 3), r.never_nfkc.get(n, False))
+        misses = [(r.item.path.name, n, round(v[1], 3), r.never_nfkc.get(n, False),
+                   unwritable(r.item.truth[n]))
                   for r in results for n, v in r.never.items()
                   if r.item.group == "tounicode" and not v[0]]
         if misses:
-            print(f"\ntounicode-group pages not matched exactly without OCR: {len(misses)}")
-            for name, n, ratio, nfkc in misses:
+            odd = sum(1 for *_, chars in misses if chars)
+            print(f"\ntounicode-group pages not matched exactly without OCR: {len(misses)}"
+                  f" ({odd} whose truth holds control or private-use characters)")
+            for name, n, ratio, nfkc, chars in misses:
                 same = " (equal up to compatibility forms)" if nfkc else ""
+                if chars:
+                    same += f" (truth holds {', '.join(chars[:4])})"
                 print(f"  {name} p{n}: ratio {ratio}{same}")
         if args.json:
             Path(args.json).write_text(json.dumps(
