@@ -55,10 +55,24 @@ def helper_possible(pages: int) -> bool:
     if not sys.platform.startswith("linux") or threading.active_count() != 1:
         return False
     try:
-        cores = len(os.sched_getaffinity(0))
+        cores = float(len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return cores >= 2
+        cores = float(os.cpu_count() or 1)
+    return min(cores, cpu_quota()) >= 2
+
+
+def cpu_quota(path: str = "/sys/fs/cgroup/cpu.max") -> float:
+    """The cores a cgroup v2 quota allows this process (`docker --cpus=1` gives 1.0), else inf.
+
+    A container may see every core of its host and still be held to one:
+    a helper there would only take turns with its parent.
+    """
+    try:
+        with open(path) as fh:
+            quota, period = fh.read().split()[:2]
+        return float("inf") if quota == "max" else float(quota) / float(period)
+    except (OSError, ValueError):
+        return float("inf")
 
 
 def scan_pages(

@@ -184,3 +184,20 @@ def test_the_plugins_guard_shares_a_long_document(long_mixed: bytes, tmp_path: P
     with Guard(CheckSettings(), page_helper=True) as shared, Guard(CheckSettings()) as alone:
         assert (shared.check(str(path)).report.to_dict()
                 == alone.check(str(path)).report.to_dict())
+
+
+@pytest.mark.parametrize(("text", "cores"), [("max 100000\n", float("inf")),
+                                              ("100000 100000\n", 1.0),
+                                              ("250000 100000\n", 2.5),
+                                              ("garbage", float("inf"))])
+def test_a_cgroup_quota_counts_as_cores(tmp_path: Path, text: str, cores: float) -> None:
+    """`docker --cpus=1` on a many-core host: one core, so no helper."""
+    path = tmp_path / "cpu.max"
+    path.write_text(text)
+    assert pagescan.cpu_quota(str(path)) == cores
+    assert pagescan.cpu_quota(str(tmp_path / "absent")) == float("inf")
+
+
+def test_a_one_core_quota_starts_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pagescan, "cpu_quota", lambda: 1.0)
+    assert not pagescan.helper_possible(1000)
