@@ -660,7 +660,7 @@ def _language(
     if verdict.passes is None or verdict.passes:
         odd = _odd_font(content, settings, model) or (
             _pooled_font(content, settings, model, trust, earlier) if trust is not None else None
-        ) or _rare_letters(content, settings)
+        ) or _rare_letters(content, settings, model)
         if odd is not None:
             return odd
         detail = f"text reads as {verdict.lang}" if verdict.passes and verdict.lang else None
@@ -860,16 +860,26 @@ def _odd_font(
     return None
 
 
-def _rare_letters(content: PageContent, settings: CheckSettings) -> _Decision | None:
+#: How far above its language's threshold (nats per pair) a font's own text must read for its
+#: letter pairs to outweigh letters drawn at odd frequencies: real right-to-left text measured
+#: 0.8 or more, permuted maps that passed 0.6 at most.
+FLUENT_MARGIN = 0.7
+
+
+def _rare_letters(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> _Decision | None:
     """Fonts of a right-to-left script whose most drawn letters are not the language's frequent
     ones (see :mod:`letterfreq`): a permuted map the letter pairs, read both ways, let pass.
 
-    Reads the codes drawn and the fonts' maps, not the text: no lean walk matters. Fonts whose
-    program or names already vouched for their map (the crosscheck rung) are not asked; the
-    fonts found wrong are weighed like bad glyphs, under the one bad-glyph limit.
+    The frequencies come from the codes drawn and the fonts' maps. Fonts whose program or
+    names already vouched for their map (the crosscheck rung) are not asked, nor a font whose
+    own text reads fluently (a table of names draws letters at odd frequencies, and still reads
+    as language); the fonts found wrong are weighed like bad glyphs, under the one limit.
     """
     if not content.glyphs:
         return None
+    from .langmodel import judge
     from .letterfreq import agreement, letter_counts, may_check
 
     wrong = 0
@@ -880,6 +890,10 @@ def _rare_letters(content: PageContent, settings: CheckSettings) -> _Decision | 
             continue
         found = agreement(letter_counts(use.codes, font.unicode))
         if found is None or found.agrees:
+            continue
+        _needs_text(content)
+        alone = judge(_STRAY.sub(" ", use.text), model=model, lang=settings.lang)
+        if alone.passes and alone.margin >= FLUENT_MARGIN:
             continue
         wrong += use.glyphs
         lines.append(f"font {font.name} ({use.glyphs / content.glyphs:.0%} of the glyphs "
