@@ -11,10 +11,10 @@ way, only the wall time differs.
 The helper is forked once the first page is walked (it inherits the
 imported readers, the document's qpdf handle, which reads from bytes in
 memory, and the fonts analysed so far), sends each page's facts down a pipe
-and never judges. Fonts are analysed
-here and only named by their object number in what it sends, so every page
-refers to the same font analysis. Anything the helper cannot send (a page
-that raised, a font without an object number) the parent walks itself, so
+and never judges. Fonts are analysed here and only named by their object
+number in what it sends, so every page refers to the same font analysis.
+Anything the helper cannot send (a page that raised, a font without an
+object number) the parent walks itself, so
 errors read exactly as in a one-process run; a helper that dies hands its
 remaining pages back. Memory stays bounded: the pipe holds a few pages, the
 helper waits when it is full.
@@ -39,8 +39,9 @@ from typing import Any
 from .content import FontUse, PageContent, font_info, scan_page
 from .pagetext import LEAN_BUDGET, TEXT_BUDGET
 
-#: Fewer pages than this are walked in one process: the helper's start (a fork, its own
-#: qpdf open and font analysis) costs about what a dozen pages do.
+#: Fewer pages than this are walked in one process: the helper's start (a fork, the pages
+#: of memory both processes then copy on write, the fonts only it meets) costs about what
+#: a dozen pages do.
 MIN_PAGES = 24
 #: Environment variable that turns the helper off (`0`), for debugging or strict CPU budgets.
 ENV = "TEXTLAYER_PAGE_HELPER"
