@@ -8,16 +8,15 @@ what earlier pages proved about a font (FontTrust) is applied exactly as in
 a one-process run: the verdicts, evidence and order are the same either
 way, only the wall time differs.
 
-The helper is forked once the first page is walked (it inherits the
-imported readers, the document's qpdf handle, which reads from bytes in
-memory, and the fonts analysed so far), sends each page's facts down a pipe
-and never judges. Fonts are analysed here and only named by their object
-number in what it sends, so every page refers to the same font analysis.
-Anything the helper cannot send (a page that raised, a font without an
-object number) the parent walks itself, so
-errors read exactly as in a one-process run; a helper that dies hands its
-remaining pages back. Memory stays bounded: the pipe holds a few pages, the
-helper waits when it is full.
+The helper is forked once the first page is walked (it inherits the imported
+readers, the document's qpdf handle, which reads from bytes in memory, and
+the fonts analysed so far), sends each page's facts down a pipe and never
+judges. Fonts are analysed here and only named by their object number in
+what it sends, so every page refers to the same font analysis. Anything the
+helper cannot send (a page that raised, a font without an object number) the
+parent walks itself, so errors read exactly as in a one-process run; a
+helper that dies hands its remaining pages back. Memory stays bounded: the
+pipe holds a few pages, the helper waits when it is full.
 
 Only where it is safe and cheap: Linux (the helper is killed with its parent
 through PR_SET_PDEATHSIG, so a killed worker leaves nothing behind), no
