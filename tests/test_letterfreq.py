@@ -105,4 +105,4 @@ def test_permuted_map_of_a_font_with_nothing_to_check_is_garbled(lang: str) -> N
     page = report.pages[0]
     assert page.verdict is Verdict.GARBLED, page.evidence
     if lang == "he":  # the letter pairs, read both ways, let this one pass: the frequencies tell
-        assert "rank agreement" in page.evidence[0], page.evidence
+        assert "agreement" in page.evidence[0], page.evidence
