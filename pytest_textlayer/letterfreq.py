@@ -37,6 +37,11 @@ CHECKED_SCRIPTS = frozenset({"ARABIC", "HEBREW", "SYRIAC", "THAANA"})
 #: Distinct letters and letters drawn a font needs on a page before its frequencies are judged.
 MIN_LETTERS = 15
 MIN_GLYPHS = 100
+#: Share of the letters drawn a reference language must know for its frequencies to be asked:
+#: real Arabic, Persian and Hebrew text is wholly known (a permutation keeps the letters);
+#: Kurdish, Uyghur or Yiddish write letters, or use them at rates, no reference language
+#: has, and are left alone.
+MIN_KNOWN = 0.95
 #: Agreement (the correlation scaled to a standard normal variable under a permuted map)
 #: below which a font's letters are not the language's. Real text measured 3.2 or more in
 #: every Arabic, Persian and Hebrew font of the corpora; permuted maps 0.5 at the median and
@@ -117,7 +122,7 @@ def agreement(counts: Mapping[str, int]) -> Agreement | None:
     best: Agreement | None = None
     for lang, (shares, unseen) in _frequencies().items():
         known = sum(n for c, n in letters.items() if keys[c] in shares)
-        if known < 0.8 * glyphs:
+        if known < MIN_KNOWN * glyphs:
             continue  # a language of another script, or one without these letters
         ys = [shares.get(keys[c], unseen) for c in letters]
         z = _scaled_correlation(xs, ys)

@@ -62,6 +62,14 @@ def test_latin_and_too_few_letters_are_not_judged() -> None:
     assert agreement(_counts(PROSE["ar"][:40])) is None  # too few letters drawn to tell
 
 
+def test_a_language_with_letters_the_reference_lacks_is_not_judged() -> None:
+    """Sorani Kurdish writes ە, ێ, ۆ among Arabic letters, at rates no reference language
+    has: its frequencies say nothing about the map."""
+    counts = _counts(PROSE["ar"] * 2)
+    counts.update({"\u06d5": 40, "\u06ce": 15, "\u06c6": 10})
+    assert agreement(counts) is None
+
+
 fpdf = pytest.importorskip("fpdf")
 pikepdf = pytest.importorskip("pikepdf")
 
