@@ -12,10 +12,13 @@ post then dropped the way a re-distilling printer leaves them.
 
 from __future__ import annotations
 
+import csv
 import io
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from _paths import REAL_CORPUS
 from _producers import DEJAVU
 
 from pytest_textlayer.breakers import break_pdf, drop_cmap_and_post
@@ -114,3 +117,51 @@ def test_permuted_map_of_a_font_with_nothing_to_check_is_garbled(lang: str) -> N
     assert page.verdict is Verdict.GARBLED, page.evidence
     if lang == "he":  # the letter pairs, read both ways, let this one pass: the frequencies tell
         assert "agreement" in page.evidence[0], page.evidence
+
+
+REAL_MANIFEST = REAL_CORPUS / "MANIFEST.tsv"
+
+
+def _real_rtl_files() -> list[Path]:
+    """Files of the real corpus labelled readable throughout whose fonts draw enough letters of
+    a checked script to be judged."""
+    if not REAL_MANIFEST.exists():
+        return []
+    from pytest_textlayer.content import scan_page
+    from pytest_textlayer.letterfreq import letter_counts
+
+    found = []
+    with REAL_MANIFEST.open(newline="") as fh:
+        for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
+            path = REAL_CORPUS / row["file"]
+            if row["label"] != "readable" or not path.exists():
+                continue
+            with pikepdf.open(path) as pdf:
+                cache: dict[object, object] = {}
+                uses = [u for i in range(len(pdf.pages))
+                        for u in scan_page(pdf, i, cache).fonts]  # type: ignore[arg-type]
+                if any(agreement(letter_counts(u.codes, u.font.unicode)) for u in uses):
+                    found.append(path)
+    return found
+
+
+@pytest.mark.skipif(not REAL_MANIFEST.exists(), reason=f"real corpus not found at {REAL_CORPUS}")
+def test_real_right_to_left_files_with_nothing_to_check_are_caught_when_scrambled() -> None:
+    """Real Arabic and Persian files (Word exports), their programs stripped like a
+    re-distilling printer leaves them: read as they are, and flagged once their maps are
+    permuted, by whichever rung sees it (their glyph ids still follow Unicode order here)."""
+    files = _real_rtl_files()
+    if not files:
+        pytest.skip("no right-to-left file in the real corpus")
+    missed = []
+    for path in files:
+        data = _without_cmap_and_post(path.read_bytes())
+        original = classify(data, name=path.name)
+        assert all(p.ok for p in original.pages), (path.name, original.pages[0].evidence)
+        for seed in (1, 3):
+            broken = break_pdf(data, "scramble", select="all", seed=seed, name=path.name)
+            report = classify(broken.pdf, name=f"{path.name}-scrambled")
+            for truth, page in zip(broken.pages, report.pages, strict=True):
+                if truth.expected is not Verdict.READABLE and page.ok:
+                    missed.append(f"{path.name} p{page.number} seed {seed}: {page.evidence[:1]}")
+    assert not missed, missed
