@@ -16,6 +16,9 @@ CORE_MODULES = [
     "pytest_textlayer.langmodel",
     "pytest_textlayer.textrepair",
     "pytest_textlayer.repairer",
+    "pytest_textlayer.pagescan",
+    "pytest_textlayer.letterfreq",
+    "pytest_textlayer.workers",
 ]
 
 
