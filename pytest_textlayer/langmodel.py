@@ -998,7 +998,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                      f"the {g.lower()} letters read as no reference language,"
                                      f" but {foreign[g]:.0%} of them are letters none of them"
                                      " writes: a language the model does not know?")
-        if _code_letters(kind) > MAX_CODE_SHARE * max(letters, 1):
+        if _code_letters(text) > MAX_CODE_SHARE * max(letters, 1):
             return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
         # a whole script of the page fails, even if another one reads
         return LanguageJudgement(sc, thr, False, lang_name, judged,
@@ -1014,7 +1014,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(sc, thr, None, lang_name, judged,
                                  f"uncertain: {judged} letter pairs score {sc:.2f}, just under"
                                  f" {lang_name}'s {thr:.2f} nats per pair")
-    if _code_letters(kind) > MAX_CODE_SHARE * max(letters, 1):
+    if _code_letters(text) > MAX_CODE_SHARE * max(letters, 1):
         return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
     return LanguageJudgement(sc, thr, False, lang_name, judged,
                              f"no language accepts the letter pairs (closest {lang_name}:"
@@ -1026,8 +1026,16 @@ CODES_REASON = ("mostly codes mixing letters and digits (keys, hashes, base64): 
                 " to judge")
 
 
-def _code_letters(kind: str) -> int:
-    """Letters standing in tokens that also hold digits: identifiers, keys, base64, hashes."""
+def _code_letters(text: str) -> int:
+    """Letters standing in tokens that also hold digits: identifiers, keys, base64, hashes.
+
+    Only decimal digits make a code. Superscripts, subscripts and vulgar
+    fractions, which NFKC turns into digits, are not what keys are made of;
+    inside words they are what a map that lost its high byte prints (Greek
+    ε, ι, ν read as µ, ¹, ½), and must not excuse it from being judged.
+    """
+    numbers = {ord(c): "\u00a7" for c in set(text) if unicodedata.category(c) == "No"}
+    kind = kinds(text.translate(numbers) if numbers else text)
     total = 0
     for m in _TOKEN.finditer(kind):
         token = m.group()

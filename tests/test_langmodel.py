@@ -293,6 +293,25 @@ def test_numbers_and_short_fields_are_never_condemned() -> None:
         assert judge(field).passes is not False, field
 
 
+@pytest.mark.parametrize("lang", ["el", "ru"])
+def test_a_map_that_lost_its_high_byte_is_not_excused_as_codes(lang: str) -> None:
+    """Greek or Cyrillic codes read as Latin-1 (Ghostscript re-printing a MuPDF file): ε is µ,
+    ι is ¹, ν is ½. NFKC makes those digits; they must not pass for keys or hashes."""
+    from pytest_textlayer.generators import default_text
+
+    text = default_text(lang)
+    lost = "".join(chr(ord(c) & 0xFF) if ord(c) > 0xFF else c for c in text)
+    assert judge(text).passes
+    verdict = judge(lost)
+    assert verdict.passes is False, verdict.reason
+
+
+def test_superscripts_and_subscripts_in_prose_still_read() -> None:
+    text = ("The room measures 20 m² and holds 3 m³ of water; H₂O and CO₂ are the molecules¹ "
+            "the committee discussed in its annual report and appendices.")
+    assert judge(text).passes
+
+
 def test_codes_mixing_letters_and_digits_are_not_condemned() -> None:
     base64 = ("MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
               "RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n"
