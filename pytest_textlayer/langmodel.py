@@ -632,6 +632,40 @@ _NUMBER_RE = re.compile(
 #: Symbols that do not belong inside a word of an alphabetic, non-Latin script.
 _ODD_IN_WORD = re.compile(r"(?<=a)s+(?=a)")
 
+#: Words with letters, and the ones with a symbol between two letters (not an apostrophe,
+#: hyphen, point, slash, ampersand or underscore: contractions, compounds, abbreviations,
+#: paths and identifiers keep those).
+_WORDY = re.compile(r"\S*[^\W\d_]\S*")
+_SYMBOL_INSIDE = re.compile(r"[^\W\d_][^\w\s'’\-./&]*[@<>=?;:{}~^|\\#$%*\[\]\"!]"
+                            r"[^\w\s'’\-./&]*(?=\w)")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+#: A page whose words are this often shattered (and at least this many) reads as no language.
+MAX_SHATTERED_SHARE = 0.15
+MIN_SHATTERED = 8
+#: Mean length of the letter runs of a shattered word: real words with symbols inside
+#: (`std::vector<int>`, `?query=`, `name@host`) keep runs of three letters or more.
+MAX_SHARD = 2.5
+
+
+def _shattered_words(text: str) -> tuple[int, int]:
+    """(words broken into short letter runs by symbols, words with letters).
+
+    A map onto the wrong characters of the same one-byte range (codes whose
+    high byte was lost, glyph indices read as ASCII) prints words such as
+    ``B@<F9F D4EE@BFD9?``: the symbols cut every word into shards of one or
+    two letters, whose pairs then look like a language's short words.
+    """
+    if _SYMBOL_INSIDE.search(text) is None:
+        return 0, 0
+    shattered = 0
+    words = _WORDY.findall(text)
+    for word in words:
+        if _SYMBOL_INSIDE.search(word) is not None:
+            runs = _LETTER_RUN.findall(word)
+            if sum(map(len, runs)) <= MAX_SHARD * len(runs):
+                shattered += 1
+    return shattered, len(words)
+
 
 #: Whitespace-separated tokens with a digit and no letter.
 _DIGIT_TOKEN = re.compile(r"(?<!\S)[^\s\w]*\d[^\s]*")
@@ -849,6 +883,11 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     counts: Counter[str] = Counter(map(operator.add, s, s[1:])) if len(s) > 2 else Counter()
     groups, mixed = _group_pairs(counts)
 
+    shattered, worded = _shattered_words(text)
+    if shattered >= MIN_SHATTERED and shattered > MAX_SHATTERED_SHARE * worded:
+        return LanguageJudgement(-math.inf, 0.0, False, None, 0,
+                                 f"{shattered} of {worded} words are broken into letters by"
+                                 " symbols between them (a map onto the wrong characters)")
     odd_in_words = sum(len(m.group()) for m in _ODD_IN_WORD.finditer(kind))
     non_latin = kind.count(KIND_ALPHA) + kind.count(KIND_CJK)
     if odd_num >= 8 and odd_num > 0.25 * max(visible - letters, 1) and odd_num > letters:

@@ -306,6 +306,26 @@ def test_a_map_that_lost_its_high_byte_is_not_excused_as_codes(lang: str) -> Non
     assert verdict.passes is False, verdict.reason
 
 
+def test_words_shattered_by_symbols_read_as_no_language() -> None:
+    """Russian codes printed as ASCII (a re-print that kept only each code's low bits): the
+    symbols cut every word into shards of a letter or two, whose pairs pass for Danish."""
+    from pytest_textlayer.generators import default_text
+
+    text = default_text("ru").lower() * 3  # а is U+0430; Ghostscript printed it as "4"
+    shattered = "".join(chr(ord(c) - 0x3FC) if "\u0430" <= c <= "\u044f" else c for c in text)
+    verdict = judge(shattered)
+    assert verdict.passes is False and "broken into letters" in verdict.reason, verdict.reason
+
+
+@pytest.mark.parametrize("text", [
+    "std::vector<int> v; for (auto& x : v) { std::cout << x << std::endl; } return total;",
+    "Write to name@example.org or see https://example.org/search?query=annual&year=2024 "
+    "for the report:annex and the appendices; it's a well-known, long-standing U.S. rule.",
+])
+def test_code_urls_and_addresses_are_not_shattered_words(text: str) -> None:
+    assert judge(text * 4).passes is not False
+
+
 def test_superscripts_and_subscripts_in_prose_still_read() -> None:
     text = ("The room measures 20 m² and holds 3 m³ of water; H₂O and CO₂ are the molecules¹ "
             "the committee discussed in its annual report and appendices.")
