@@ -7,9 +7,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from pytest_textlayer.breakers import break_pdf
+from pytest_textlayer.breakers import break_pdf, poppler_pages
 from pytest_textlayer.classifier import classify
 from pytest_textlayer.model import Verdict
+from pytest_textlayer.repairer import repair
 
 FONTS = Path("/usr/share/fonts/truetype")
 DEJAVU = FONTS / "dejavu"
@@ -78,3 +79,19 @@ def misses(name: str, data: bytes, breaker: str, select: str) -> list[str]:
             missed.append(f"{name} p{page.number}: {truth.broken}/{truth.glyphs} glyphs "
                           f"broken, got {page.verdict.value}: {page.evidence[:1]}")
     return missed
+
+
+def norm(text: str) -> str:
+    """Whitespace folded: what the repair tests compare."""
+    return " ".join(text.split())
+
+
+def repaired_first_page(tmp_path: Path, data: bytes, breaker: str) -> tuple[str, str]:
+    """(poppler's text of the original's first page, of the broken copy repaired without OCR)."""
+    variant = break_pdf(data, breaker)
+    assert variant.applies
+    broken = tmp_path / f"{breaker}.pdf"
+    broken.write_bytes(variant.pdf)
+    out = tmp_path / f"{breaker}.fixed.pdf"
+    repair(broken, out, ocr="never")
+    return norm(variant.truth[0]), norm(poppler_pages(out.read_bytes())[0])

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from _paths import REAL_CORPUS
+from _producers import norm, repaired_first_page
 
 from pytest_textlayer.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairer import repair
@@ -23,19 +24,6 @@ LIBERATION = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.t
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
 
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _repaired(tmp_path: Path, data: bytes, breaker: str) -> tuple[str, str]:
-    variant = break_pdf(data, breaker)
-    assert variant.applies
-    broken = tmp_path / f"{breaker}.pdf"
-    broken.write_bytes(variant.pdf)
-    out = tmp_path / f"{breaker}.fixed.pdf"
-    repair(broken, out, ocr="never")
-    return _norm(variant.truth[0]), _norm(poppler_pages(out.read_bytes())[0])
 
 
 def test_a_shifted_map_keeps_the_character_the_producer_chose_for_a_shared_glyph(
@@ -54,7 +42,7 @@ def test_a_shifted_map_keeps_the_character_the_producer_chose_for_a_shared_glyph
         "The speed limit on the old coast road is 50 km\u2215h, and the vector product "
         "a \u2219 b is written with a bullet operator. The committee reviewed the annual "
         "report and agreed that the budget should first maintain the buildings. ") * 3)
-    truth, got = _repaired(tmp_path, bytes(doc.output()), "shift")
+    truth, got = repaired_first_page(tmp_path, bytes(doc.output()), "shift")
     assert "50 km\u2215h" in truth and "a \u2219 b" in truth
     assert got == truth
 
@@ -72,7 +60,7 @@ def test_persian_yeh_and_keheh_come_back_as_word_wrote_them(tmp_path: Path) -> N
     broken.write_bytes(variant.pdf)
     fixed = tmp_path / "fixed.pdf"
     repair(broken, fixed, ocr="never")
-    truth, got = _norm(variant.truth[0]), _norm(poppler_pages(fixed.read_bytes())[0])
+    truth, got = norm(variant.truth[0]), norm(poppler_pages(fixed.read_bytes())[0])
     for letter in ("\u06cc", "\u064a", "\u06a9", "\u0643"):  # ی ي ک ك
         assert got.count(letter) == truth.count(letter), hex(ord(letter))
     assert got == truth
@@ -112,6 +100,6 @@ def test_a_moved_back_value_of_another_kind_gives_way_to_the_program(tmp_path: P
     broken.write_bytes(out.getvalue())
     fixed = tmp_path / "fixed.pdf"
     repair(broken, fixed, ocr="never")
-    got = _norm(poppler_pages(fixed.read_bytes())[0])
-    assert got == _norm(variant.truth[0])
+    got = norm(poppler_pages(fixed.read_bytes())[0])
+    assert got == norm(variant.truth[0])
     assert "comité a examiné" in got

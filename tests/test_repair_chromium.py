@@ -14,7 +14,7 @@ import html
 from pathlib import Path
 
 import pytest
-from _producers import CHROMIUM, CJK_FONT, print_with_chromium
+from _producers import CHROMIUM, CJK_FONT, norm, print_with_chromium, repaired_first_page
 
 from pytest_textlayer.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairer import repair
@@ -49,20 +49,6 @@ def _print(folder: Path, name: str, body: str, lang: str) -> bytes:
     return target.read_bytes()
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _repaired(tmp_path: Path, data: bytes, breaker: str) -> tuple[str, str]:
-    """(poppler's text of the original, of the broken copy repaired without OCR)."""
-    variant = break_pdf(data, breaker)
-    assert variant.applies
-    broken = tmp_path / f"{breaker}.pdf"
-    broken.write_bytes(variant.pdf)
-    out = tmp_path / f"{breaker}.fixed.pdf"
-    repair(broken, out, ocr="never")
-    return _norm(variant.truth[0]), _norm(poppler_pages(out.read_bytes())[0])
-
 
 @pytest.mark.parametrize("lang", sorted(TEXTS))
 def test_a_scramble_the_model_cannot_see_gives_way_to_the_fonts_own_cmap(
@@ -73,13 +59,13 @@ def test_a_scramble_the_model_cannot_see_gives_way_to_the_fonts_own_cmap(
     the map (as the classifier's cross-check does) and its reading replaces it."""
     body = f"<p style='font-size:40px'>{html.escape(TEXTS[lang])}</p><p>Page 1</p>"
     data = _print(tmp_path, f"{lang}_short", body, lang)
-    truth, got = _repaired(tmp_path, data, "scramble")
+    truth, got = repaired_first_page(tmp_path, data, "scramble")
     assert got == truth
     # The unbroken page is left as it is.
     out = tmp_path / "orig.fixed.pdf"
     (tmp_path / "orig.pdf").write_bytes(data)
     repair(tmp_path / "orig.pdf", out, ocr="never")
-    assert _norm(poppler_pages(out.read_bytes())[0]) == truth
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
 
 
 BODIES = {
@@ -105,15 +91,15 @@ def test_a_cjk_heading_drawn_by_thin_type3_fonts_follows_the_offset_the_body_pro
     page = (f"<h1>{html.escape(heading)}</h1><p>{body}</p><p>{body}</p>"
             f"<p><b>{html.escape(heading[:3])}</b> {body[:30]}</p>")
     data = _print(tmp_path, f"{lang}_heading", page, lang)
-    truth, got = _repaired(tmp_path, data, "shift")
+    truth, got = repaired_first_page(tmp_path, data, "shift")
     assert got == truth
     variant = break_pdf(data, "shift", select="main")
     broken = tmp_path / "main.pdf"
     broken.write_bytes(variant.pdf)
     repair(broken, tmp_path / "main.fixed.pdf", ocr="never")
-    got = _norm(poppler_pages((tmp_path / "main.fixed.pdf").read_bytes())[0])
+    got = norm(poppler_pages((tmp_path / "main.fixed.pdf").read_bytes())[0])
     assert heading.split()[0] in got
-    assert got == _norm(variant.truth[0])
+    assert got == norm(variant.truth[0])
 
 
 def test_a_ligature_the_shaper_wrote_as_letters_comes_back_as_letters(tmp_path: Path) -> None:
@@ -131,6 +117,6 @@ def test_a_ligature_the_shaper_wrote_as_letters_comes_back_as_letters(tmp_path: 
                          "fluent officer, who filed it in the office of the chief. " * 3)
     data = bytes(doc.output())
     for breaker in ("shift", "scramble"):
-        truth, got = _repaired(tmp_path, data, breaker)
+        truth, got = repaired_first_page(tmp_path, data, breaker)
         assert "ff" in truth and "\ufb00" not in truth
         assert got == truth, breaker

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from _ligatures import named_ligature_page
 from _paths import REAL_CORPUS
+from _producers import norm, repaired_first_page
 
-from pytest_textlayer.breakers import break_pdf, poppler_pages
+from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.repairer import repair
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
@@ -29,19 +30,6 @@ LINES = [
 ]
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _repaired(tmp_path: Path, data: bytes, breaker: str) -> tuple[str, str]:
-    variant = break_pdf(data, breaker)
-    assert variant.applies
-    broken = tmp_path / f"{breaker}.pdf"
-    broken.write_bytes(variant.pdf)
-    out = tmp_path / f"{breaker}.fixed.pdf"
-    repair(broken, out, ocr="never")
-    return _norm(variant.truth[0]), _norm(poppler_pages(out.read_bytes())[0])
-
 
 @pytest.mark.parametrize("breaker", ["shift", "scramble", "pua", "collapse"])
 def test_a_named_ligature_glyph_comes_back_as_the_letters_poppler_shows(
@@ -50,7 +38,7 @@ def test_a_named_ligature_glyph_comes_back_as_the_letters_poppler_shows(
     """A font without ToUnicode whose Differences name the glyphs fi/fl/ffi: the repaired
     map gives the letters (the truth's text), whether the broken map kept two characters for
     the code (shift, scramble) or nothing (private use, U+FFFD)."""
-    truth, got = _repaired(tmp_path, named_ligature_page(LINES), breaker)
+    truth, got = repaired_first_page(tmp_path, named_ligature_page(LINES), breaker)
     assert "final report of the office" in truth and "\ufb01" not in truth
     assert got == truth, breaker
 
@@ -72,7 +60,7 @@ def test_a_shifted_single_ligature_character_stays_the_ligature(tmp_path: Path) 
         out = io.BytesIO()
         pdf.save(out)
     data = out.getvalue()
-    truth, got = _repaired(tmp_path, data, "shift")
+    truth, got = repaired_first_page(tmp_path, data, "shift")
     assert "\ufb01nal report of the o\ufb03ce" in truth
     assert got == truth
 
@@ -97,4 +85,4 @@ def test_tex_type1_fonts_give_their_ligatures_back_as_letters(
     repair(broken, fixed, ocr="never")
     got = subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", "7", "-l", "7", str(fixed), "-"],
                          capture_output=True, text=True, check=True).stdout
-    assert "1.2.1 Configuring the" in _norm(got)
+    assert "1.2.1 Configuring the" in norm(got)
