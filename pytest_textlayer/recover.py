@@ -294,36 +294,34 @@ def _unicode_by_glyph(tt: Any) -> dict[str, str]:
     Presentation forms come back as their letters (:func:`plain_text`).
     """
     best: dict[str, tuple[int, int, str]] = {}
-    if "cmap" not in tt:
-        return {}
-    for table in tt["cmap"].tables:
-        if not table.isUnicode():
-            continue
-        for cp, name in table.cmap.items():
-            text = plain_text(chr(cp))
-            if not usable_text(text):
-                continue
-            # Prefer the lowest code point: U+0020 over U+00A0 for the one space glyph. Forms
-            # are ranked by their letters: the medial form shared by Arabic yeh and Farsi yeh
-            # (U+FEF4, U+FBFF) is the basic letter's, U+064A.
-            key = (ord(text[0]), cp, text)
-            if name not in best or key < best[name]:
-                best[name] = key
+    for cp, name, text in _unicode_entries(tt):
+        # Prefer the lowest code point: U+0020 over U+00A0 for the one space glyph. Forms
+        # are ranked by their letters: the medial form shared by Arabic yeh and Farsi yeh
+        # (U+FEF4, U+FBFF) is the basic letter's, U+064A.
+        key = (ord(text[0]), cp, text)
+        if name not in best or key < best[name]:
+            best[name] = key
     return {name: key[2] for name, key in best.items()}
 
 
-def unicode_choices(tt: Any) -> dict[str, frozenset[str]]:
-    """Glyph name -> every text the font's Unicode cmap subtables reach it by (no PUA)."""
-    found: dict[str, set[str]] = {}
+def _unicode_entries(tt: Any) -> Iterator[tuple[int, str, str]]:
+    """(code point, glyph name, its text) of the Unicode cmap subtables, usable texts only."""
     if "cmap" not in tt:
-        return {}
+        return
     for table in tt["cmap"].tables:
         if not table.isUnicode():
             continue
         for cp, name in table.cmap.items():
             text = plain_text(chr(cp))
             if usable_text(text):
-                found.setdefault(name, set()).add(text)
+                yield cp, name, text
+
+
+def unicode_choices(tt: Any) -> dict[str, frozenset[str]]:
+    """Glyph name -> every text the font's Unicode cmap subtables reach it by (no PUA)."""
+    found: dict[str, set[str]] = {}
+    for _cp, name, text in _unicode_entries(tt):
+        found.setdefault(name, set()).add(text)
     return {name: frozenset(texts) for name, texts in found.items() if len(texts) > 1}
 
 
