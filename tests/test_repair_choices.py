@@ -26,11 +26,8 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs
 
 
 
-def test_a_shifted_map_keeps_the_character_the_producer_chose_for_a_shared_glyph(
-    tmp_path: Path,
-) -> None:
-    """fpdf2 writes U+2219 and U+2215, glyphs Liberation Sans shares with U+00B7 and U+2044;
-    the program alone would give the lower code points."""
+def _liberation_page(text: str) -> bytes:
+    """fpdf2 writing `text` three times in Liberation Sans (embedded TrueType, a ToUnicode)."""
     fpdf = pytest.importorskip("fpdf")
     if not LIBERATION.exists():
         pytest.skip("fonts-liberation is needed")
@@ -38,11 +35,20 @@ def test_a_shifted_map_keeps_the_character_the_producer_chose_for_a_shared_glyph
     doc.add_page()
     doc.add_font("Lib", "", str(LIBERATION))
     doc.set_font("Lib", size=12)
-    doc.multi_cell(0, 8, (
+    doc.multi_cell(0, 8, text * 3)
+    return bytes(doc.output())
+
+
+def test_a_shifted_map_keeps_the_character_the_producer_chose_for_a_shared_glyph(
+    tmp_path: Path,
+) -> None:
+    """fpdf2 writes U+2219 and U+2215, glyphs Liberation Sans shares with U+00B7 and U+2044;
+    the program alone would give the lower code points."""
+    page = _liberation_page(
         "The speed limit on the old coast road is 50 km\u2215h, and the vector product "
         "a \u2219 b is written with a bullet operator. The committee reviewed the annual "
-        "report and agreed that the budget should first maintain the buildings. ") * 3)
-    truth, got = repaired_first_page(tmp_path, bytes(doc.output()), "shift")
+        "report and agreed that the budget should first maintain the buildings. ")
+    truth, got = repaired_first_page(tmp_path, page, "shift")
     assert "50 km\u2215h" in truth and "a \u2219 b" in truth
     assert got == truth
 
@@ -55,12 +61,7 @@ def test_persian_yeh_and_keheh_come_back_as_word_wrote_them(tmp_path: Path) -> N
     source = REAL_CORPUS / "docling__right_to_left_03.pdf"
     if not source.exists():
         pytest.skip("real corpus is absent")
-    variant = break_pdf(source.read_bytes(), "shift")
-    broken = tmp_path / "broken.pdf"
-    broken.write_bytes(variant.pdf)
-    fixed = tmp_path / "fixed.pdf"
-    repair(broken, fixed, ocr="never")
-    truth, got = norm(variant.truth[0]), norm(poppler_pages(fixed.read_bytes())[0])
+    truth, got = repaired_first_page(tmp_path, source.read_bytes(), "shift")
     for letter in ("\u06cc", "\u064a", "\u06a9", "\u0643"):  # ی ي ک ك
         assert got.count(letter) == truth.count(letter), hex(ord(letter))
     assert got == truth
@@ -77,16 +78,9 @@ def test_a_moved_back_value_of_another_kind_gives_way_to_the_program(tmp_path: P
     from pytest_textlayer.breakers import _cmap_bytes
     from pytest_textlayer.cmaps import parse_cmap
 
-    fpdf = pytest.importorskip("fpdf")
-    if not LIBERATION.exists():
-        pytest.skip("fonts-liberation is needed")
-    doc = fpdf.FPDF()
-    doc.add_page()
-    doc.add_font("Lib", "", str(LIBERATION))
-    doc.set_font("Lib", size=12)
-    doc.multi_cell(0, 8, ("Le comité a examiné le budget annuel et a décidé que les crédits "
-                          "seraient d'abord consacrés à l'entretien des bâtiments. ") * 3)
-    variant = break_pdf(bytes(doc.output()), "shift")
+    variant = break_pdf(_liberation_page(
+        "Le comité a examiné le budget annuel et a décidé que les crédits seraient d'abord "
+        "consacrés à l'entretien des bâtiments. "), "shift")
     with pikepdf.open(io.BytesIO(variant.pdf)) as pdf:
         font = next(iter(pdf.pages[0].Resources.Font.values()))
         values = parse_cmap(font.ToUnicode.read_bytes()).unicode
