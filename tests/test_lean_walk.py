@@ -56,12 +56,22 @@ def test_lean_walks_give_the_report_full_walks_give(document: bytes, walks: dict
     assert classify(document).to_dict() == lean.to_dict()
 
 
+@pytest.mark.fresh_process  # the helper starts only where no other thread runs
 def test_lean_walks_with_a_helper_too(document: bytes, walks: dict[str, int],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     if not pagescan.helper_possible(pagescan.MIN_PAGES):
         pytest.skip("needs Linux and two usable cores")
     monkeypatch.setattr(pagescan, "MIN_PAGES", 4)
+    starts: list[int] = []
+    real = pagescan._Helper.start
+
+    def counted(*args: Any) -> Any:
+        starts.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(pagescan._Helper, "start", staticmethod(counted))
     shared = classify(document, page_helper=True)
+    assert starts == [1]
     monkeypatch.setattr(pagescan, "LEAN_BUDGET", pagetext.TEXT_BUDGET)
     assert classify(document).to_dict() == shared.to_dict()
 
