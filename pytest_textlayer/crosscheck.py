@@ -127,8 +127,11 @@ def compare(
             compared.add(code)
             continue
         named = _fold(letters[0])
-        if _letters(folded) and _script(folded) != _script(named):
-            continue  # a legacy font's Latin slots holding Cyrillic or Greek: names lie there
+        if _letters(folded) and _script(named) == "LATIN" != _script(folded):
+            # A legacy font's Latin-named slots holding Cyrillic or Greek letters: the names
+            # lie there. A glyph named as a Cyrillic or Greek letter and mapped to a Latin one
+            # is no such font: a map that lost its codes' high byte ("т" read as "F").
+            continue
         compared.add(code)
         pairs[code] = (value, letters[0])
         if _letters(folded):

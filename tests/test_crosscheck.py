@@ -152,6 +152,15 @@ def test_legacy_fonts_with_latin_names_over_cyrillic_glyphs_are_not_contradicted
     assert compare(given, own, "glyph names") is None
 
 
+def test_cyrillic_names_mapped_to_latin_letters_are_contradicted() -> None:
+    """The other way round is no legacy font: glyphs named as Cyrillic letters and mapped 1,020
+    below (Ghostscript re-printing a MuPDF file: "т" read as "F", "а" as "4")."""
+    own = {cid: frozenset((ch,)) for cid, ch in enumerate("абвгдежзийклмнопрстуфхцчшщыэюя")}
+    given = {cid: chr(ord(next(iter(t))) - 1020) for cid, t in own.items()}
+    found = compare(given, own, "post names")
+    assert found is not None and found.offset == -1020
+
+
 def test_a_few_odd_codes_are_not_a_contradiction() -> None:
     own = {c: frozenset({chr(c)}) for c in range(0x61, 0x7B)}
     given = {c: chr(c) for c in range(0x61, 0x7B)} | {0x61: "b", 0x62: "a", 0x63: "d"}
