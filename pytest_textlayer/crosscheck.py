@@ -89,6 +89,20 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+#: Cyrillic and Greek letters (case-folded) drawn like a Latin one in either case: a font may
+#: draw both with one glyph and give it either name, so such a Latin letter agrees with it.
+_LOOKALIKES = {
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q",
+    "ԝ": "w", "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
+    "ν": "nv", "ο": "o", "ρ": "p", "τ": "t", "υ": "yu", "χ": "x",
+}
+
+
+def _lookalike(given: str, named: str) -> bool:
+    return len(given) == 1 and given in _LOOKALIKES.get(named, "")
+
+
 def _script(text: str) -> str:
     """The script of a text's first character, as the first word of its Unicode name (kana
     count with the ideographs: Japanese writes them together, and a map permutes them
@@ -127,6 +141,9 @@ def compare(
             compared.add(code)
             continue
         named = _fold(letters[0])
+        if _lookalike(folded, named):
+            compared.add(code)
+            continue
         if _letters(folded) and _script(named) == "LATIN" != _script(folded):
             # A legacy font's Latin-named slots holding Cyrillic or Greek letters: the names
             # lie there. A glyph named as a Cyrillic or Greek letter and mapped to a Latin one

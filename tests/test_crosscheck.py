@@ -161,6 +161,14 @@ def test_cyrillic_names_mapped_to_latin_letters_are_contradicted() -> None:
     assert found is not None and found.offset == -1020
 
 
+def test_latin_letters_drawn_by_a_cyrillic_or_greek_lookalike_agree() -> None:
+    """One glyph for a and а (or o and ο), named as the Cyrillic or Greek one: no contradiction."""
+    pairs = "аaеeоoрpсcхxуyіiΑAΒBΕEΗHΚKΜMΟOΡPΤTΧX"
+    own = {i: frozenset((pairs[2 * i],)) for i in range(len(pairs) // 2)}
+    given = {i: pairs[2 * i + 1] for i in range(len(pairs) // 2)}
+    assert compare(given, own, "post names") is None
+
+
 def test_a_few_odd_codes_are_not_a_contradiction() -> None:
     own = {c: frozenset({chr(c)}) for c in range(0x61, 0x7B)}
     given = {c: chr(c) for c in range(0x61, 0x7B)} | {0x61: "b", 0x62: "a", 0x63: "d"}
