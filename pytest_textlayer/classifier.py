@@ -112,7 +112,7 @@ def iter_page_reports(
     that actually ran (PDFium only joins when a page needed it).
     `page_helper`: see :func:`classify`.
     """
-    from .pagescan import scan_pages
+    from .pagescan import scan_or_error, scan_pages
     from .textrepair import forget_recent
 
     forget_recent()
@@ -134,6 +134,7 @@ def iter_page_reports(
                 raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
         cache: dict[Any, Any] = {}
         indices = [i for i in range(count) if settings.pages is None or i + 1 in settings.pages]
+
         def lean() -> bool:  # pages like the last vouched one need only the sample's text
             return trust.vouched_last
 
@@ -141,13 +142,13 @@ def iter_page_reports(
             for index, content in scanned:
                 number = index + 1
                 try:
-                    page = _readable_content(source, number, content)
-                    yield classify_page(number, page, _Reader(pdfium, index), settings, model,
-                                        trust)
+                    report = classify_page(number, _readable_content(source, number, content),
+                                           _Reader(pdfium, index), settings, model, trust)
                 except _NeedsFullText:  # a lean walk guessed wrong: walk it in full
-                    page = _readable_content(source, number, _scan_in_full(qpdf, index, cache))
-                    yield classify_page(number, page, _Reader(pdfium, index), settings, model,
-                                        trust)
+                    full = _readable_content(source, number, scan_or_error(qpdf, index, cache))
+                    report = classify_page(number, full, _Reader(pdfium, index), settings,
+                                           model, trust)
+                yield report
     finally:
         pdfium.close()
         qpdf.close()
@@ -172,15 +173,6 @@ def _readable_content(source: PdfSource, number: int,
     if isinstance(content, Exception):  # qpdf and the walk raise many types on hostile input
         raise InputError(source.name, f"page {number} cannot be read: {content}") from None
     return content
-
-
-def _scan_in_full(qpdf: Any, index: int, cache: dict[Any, Any]) -> PageContent | Exception:
-    from .content import scan_page
-
-    try:
-        return scan_page(qpdf, index, cache)
-    except Exception as exc:  # reported as any page that cannot be read
-        return exc
 
 
 class _LazyPdfium:

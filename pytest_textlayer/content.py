@@ -520,14 +520,14 @@ class _Walker:
             use.coded += n
             use.drawn.append(codes)
         text = self.text
+        decoding = state.text_font or text_font(info)
         if text.size < text.budget:
             c, d = tm[2], tm[3]
             mc, md = c * a2 + d * c2, c * b2 + d * d2
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
-            text.show(state.text_font or text_font(info), items, origin, em, state.scale,
-                      key=id(use))
-        elif text.complete and not (state.text_font or text_font(info)).complete:
+            text.show(decoding, items, origin, em, state.scale, key=id(use))
+        elif not decoding.complete:
             text.complete = False  # past the budget too: whether a reader is needed is exact
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)

@@ -97,11 +97,11 @@ def scan_pages(
 
     if not indices:
         return
-    first = _scan(qpdf, indices[0], cache, budget())
+    first = scan_or_error(qpdf, indices[0], cache, budget())
     if not helper or isinstance(first, Exception) or not helper_possible(len(indices)):
         yield indices[0], first
         for index in indices[1:]:
-            yield index, _scan(qpdf, index, cache, budget())
+            yield index, scan_or_error(qpdf, index, cache, budget())
         return
     rest = indices[1:]
     hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
@@ -109,10 +109,11 @@ def scan_pages(
     try:
         yield indices[0], first
         for position, index in enumerate(rest):
-            hint[0] = budget() == LEAN_BUDGET
+            allowed = budget()
+            hint[0] = allowed == LEAN_BUDGET
             got = started.receive(index) if position % 2 == 0 else None
             if got is None:
-                yield index, _scan(qpdf, index, cache, budget())
+                yield index, scan_or_error(qpdf, index, cache, allowed)
             else:
                 yield index, _adopt(got, qpdf, cache)
     finally:
@@ -120,8 +121,9 @@ def scan_pages(
         hint.close()
 
 
-def _scan(qpdf: Any, index: int, cache: dict[Any, Any],
-          budget: int = TEXT_BUDGET) -> PageContent | Exception:
+def scan_or_error(qpdf: Any, index: int, cache: dict[Any, Any],
+                  budget: int = TEXT_BUDGET) -> PageContent | Exception:
+    """:func:`content.scan_page`, or the exception it raised (the caller reports it per page)."""
     try:
         return scan_page(qpdf, index, cache, budget)
     except Exception as exc:  # qpdf and the walk raise many types on hostile input

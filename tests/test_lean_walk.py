@@ -29,20 +29,19 @@ def document() -> bytes:
 
 @pytest.fixture
 def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Counts lean walks, full walks and second walks (the real walks run: this only listens)."""
+    """Counts lean walks, full walks and second walks of a page (the real walks run: this only
+    listens)."""
     count = {"lean": 0, "full": 0, "again": 0}
-    real_scan, real_again = pagescan.scan_page, classifier._scan_in_full
+    seen: set[int] = set()
+    real_scan = pagescan.scan_page
 
     def scan(pdf: Any, index: int, cache: Any, budget: int = pagetext.TEXT_BUDGET) -> Any:
         count["lean" if budget < pagetext.TEXT_BUDGET else "full"] += 1
+        count["again"] += index in seen
+        seen.add(index)
         return real_scan(pdf, index, cache, budget)
 
-    def again(*args: Any) -> Any:
-        count["again"] += 1
-        return real_again(*args)
-
     monkeypatch.setattr(pagescan, "scan_page", scan)
-    monkeypatch.setattr(classifier, "_scan_in_full", again)
     return count
 
 
