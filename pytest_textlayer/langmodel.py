@@ -871,6 +871,11 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(-math.inf, 0.0, False, None, 0,
                                  f"{junk} of {visible} characters are control, private-use or"
                                  " unassigned code points")
+    shattered, worded = _shattered_words(text)
+    if shattered >= MIN_SHATTERED and shattered > MAX_SHATTERED_SHARE * worded:
+        return LanguageJudgement(-math.inf, 0.0, False, None, 0,
+                                 f"{shattered} of {worded} words are broken into letters by"
+                                 " symbols between them (a map onto the wrong characters)")
     digits = kind.count(KIND_DIGIT)
     letters = (visible - digits - kind.count(KIND_PUNCT)
                - kind.count(KIND_SYMBOL) - kind.count(KIND_JUNK) - private)
@@ -883,11 +888,6 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     counts: Counter[str] = Counter(map(operator.add, s, s[1:])) if len(s) > 2 else Counter()
     groups, mixed = _group_pairs(counts)
 
-    shattered, worded = _shattered_words(text)
-    if shattered >= MIN_SHATTERED and shattered > MAX_SHATTERED_SHARE * worded:
-        return LanguageJudgement(-math.inf, 0.0, False, None, 0,
-                                 f"{shattered} of {worded} words are broken into letters by"
-                                 " symbols between them (a map onto the wrong characters)")
     odd_in_words = sum(len(m.group()) for m in _ODD_IN_WORD.finditer(kind))
     non_latin = kind.count(KIND_ALPHA) + kind.count(KIND_CJK)
     if odd_num >= 8 and odd_num > 0.25 * max(visible - letters, 1) and odd_num > letters:
@@ -1037,7 +1037,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
                                      f"the {g.lower()} letters read as no reference language,"
                                      f" but {foreign[g]:.0%} of them are letters none of them"
                                      " writes: a language the model does not know?")
-        if _code_letters(text) > MAX_CODE_SHARE * max(letters, 1):
+        if _code_letters(text, kind) > MAX_CODE_SHARE * max(letters, 1):
             return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
         # a whole script of the page fails, even if another one reads
         return LanguageJudgement(sc, thr, False, lang_name, judged,
@@ -1053,7 +1053,7 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
         return LanguageJudgement(sc, thr, None, lang_name, judged,
                                  f"uncertain: {judged} letter pairs score {sc:.2f}, just under"
                                  f" {lang_name}'s {thr:.2f} nats per pair")
-    if _code_letters(text) > MAX_CODE_SHARE * max(letters, 1):
+    if _code_letters(text, kind) > MAX_CODE_SHARE * max(letters, 1):
         return LanguageJudgement(sc, thr, None, lang_name, judged, CODES_REASON)
     return LanguageJudgement(sc, thr, False, lang_name, judged,
                              f"no language accepts the letter pairs (closest {lang_name}:"
@@ -1065,16 +1065,19 @@ CODES_REASON = ("mostly codes mixing letters and digits (keys, hashes, base64): 
                 " to judge")
 
 
-def _code_letters(text: str) -> int:
+def _code_letters(text: str, kind: str) -> int:
     """Letters standing in tokens that also hold digits: identifiers, keys, base64, hashes.
 
     Only decimal digits make a code. Superscripts, subscripts and vulgar
     fractions, which NFKC turns into digits, are not what keys are made of;
     inside words they are what a map that lost its high byte prints (Greek
     ε, ι, ν read as µ, ¹, ½), and must not excuse it from being judged.
+    `kind` is :func:`kinds` of `text`, already made by the caller; it is made
+    again only when such numbers must first be turned into symbols.
     """
     numbers = {ord(c): "\u00a7" for c in set(text) if unicodedata.category(c) == "No"}
-    kind = kinds(text.translate(numbers) if numbers else text)
+    if numbers:
+        kind = kinds(text.translate(numbers))
     total = 0
     for m in _TOKEN.finditer(kind):
         token = m.group()
