@@ -429,13 +429,17 @@ def _ranks(values: list[float]) -> list[float]:
 
 
 def _spearman(a: list[float], b: list[float]) -> float | None:
-    ra, rb = _ranks(a), _ranks(b)
+    return pearson(_ranks(a), _ranks(b))
+
+
+def pearson(a: list[float], b: list[float]) -> float | None:
+    """The correlation of two series (None when either does not vary)."""
     n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    va = sum((x - ma) ** 2 for x in ra)
-    vb = sum((y - mb) ** 2 for y in rb)
-    if va == 0 or vb == 0:
+    ma, mb = sum(a) / n, sum(b) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True))
+    va = sum((x - ma) ** 2 for x in a)
+    vb = sum((y - mb) ** 2 for y in b)
+    if va <= 0 or vb <= 0:
         return None
     return float(cov / (va * vb) ** 0.5)
 

@@ -132,14 +132,12 @@ def agreement(counts: Mapping[str, int]) -> Agreement | None:
 
 
 def _scaled_correlation(xs: list[float], ys: list[float]) -> float:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    if sxx <= 0 or syy <= 0:
+    from .crosscheck import pearson
+
+    r = pearson(xs, ys)
+    if r is None:
         return math.inf  # every letter drawn as often: nothing to disagree with
-    r = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.sqrt(sxx * syy)
-    return r * math.sqrt(n - 1)
+    return r * math.sqrt(len(xs) - 1)
 
 
 _CHECKABLE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
