@@ -379,10 +379,6 @@ def _current_map(usage: Any) -> dict[int, str]:
     return out
 
 
-#: Glyph names poppler and PDFium read as their letters (the AGL gives U+FB00-U+FB04).
-_LIGATURE_NAMES = MappingProxyType({"ff": "ff", "fi": "fi", "fl": "fl", "ffi": "ffi", "ffl": "ffl"})
-
-
 def _named_ligatures(font: Any, info: Any) -> dict[int, str]:
     """Codes of a simple font without ToUnicode that readers show as letters, with the letters.
 
@@ -391,10 +387,12 @@ def _named_ligatures(font: Any, info: Any) -> dict[int, str]:
     font's own route give U+FB00-U+FB04; a name ``uniFB01`` stays the
     ligature. A broken map built from U+FB01 would stand for an original
     whose text was not the truth's, so the breaker starts from the letters.
-    A named base encoding (MacRoman's 0o336 ``fi``) names them so too, though
-    our tables spell those entries ``uniFB01``.
+    A base encoding's ``uniFB01`` (outside the Differences) counts as its
+    ligature's name: readers go by the encoding's own name there.
     """
     import pikepdf
+
+    from .encodings import LIGATURE_LETTER_NAMES
 
     enc = font.get("/Encoding")
     differences: set[int] = set()
@@ -413,14 +411,10 @@ def _named_ligatures(font: Any, info: Any) -> dict[int, str]:
         isinstance(enc, pikepdf.Dictionary) and isinstance(enc.get("/BaseEncoding"), pikepdf.Name))
     out: dict[int, str] = {}
     for code, name in info.glyph_names.items():
-        letters = _LIGATURE_NAMES.get(name)
-        if letters is None and standard and code not in differences and \
-                name.startswith("uniFB") and len(name) == 7:
-            ligature = chr(int(name[3:], 16))
-            letters = next((v for v in _LIGATURE_NAMES.values()
-                            if unicodedata.normalize("NFKC", ligature) == v), None)
-        if letters is not None:
-            out[code] = letters
+        if standard and code not in differences and name.startswith("uniFB") and len(name) == 7:
+            name = unicodedata.normalize("NFKC", chr(int(name[3:], 16)))
+        if name in LIGATURE_LETTER_NAMES:
+            out[code] = name
     return out
 
 

@@ -11,6 +11,9 @@ import re
 
 #: Names the PDF specification gives to simple-font encodings (Annex D).
 NAMED_ENCODINGS = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding")
+#: Ligature glyph names poppler and PDFium show as their letters where the AGL gives
+#: U+FB00-U+FB04 (pdfTeX's glyphtounicode.tex writes them as letters too).
+LIGATURE_LETTER_NAMES = frozenset({"ff", "fi", "fl", "ffi", "ffl"})
 
 #: Glyph-name shapes that carry an index, not a character (LibreOffice, Ghostscript, dvips).
 _INDEX_NAME = re.compile(
@@ -105,6 +108,7 @@ def _build_table(name: str) -> dict[int, str]:
                 char = "\u00a4"  # the PDF's MacRomanEncoding keeps 'currency' here
             table[code] = agl.UV2AGL.get(ord(char), f"uni{ord(char):04X}")
         table[0xCA] = "space"
+        table[0xDE], table[0xDF] = "fi", "fl"  # Annex D names them (the codec: uniFB01, uniFB02)
         return table
     if name == "MacExpertEncoding":
         return dict(_mac_expert())

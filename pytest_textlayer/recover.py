@@ -512,19 +512,13 @@ def _differences(font: Any) -> dict[int, str]:
 _INDEX_NAME = re.compile(r"(?:g|gid|glyph|index|cid)0*(\d+)")
 
 
-#: MacRomanEncoding's 0o336 and 0o337 are named ``fi`` and ``fl`` (PDF Annex D; poppler too);
-#: our table, built from the codec, spells them by code point (``uniFB01``).
-_MAC_ROMAN_LIGATURES = {0xDE: "fi", 0xDF: "fl"}
-
-
 def _named_encoding(name: str) -> dict[int, str]:
     from .encodings import encoding_table
 
     try:
-        table = encoding_table(name)
+        return encoding_table(name)
     except KeyError:
         return {}
-    return {**table, **_MAC_ROMAN_LIGATURES} if name == "MacRomanEncoding" else table
 
 
 def _explicit_encoding(font: Any) -> dict[int, str] | None:

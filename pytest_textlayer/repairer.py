@@ -741,11 +741,6 @@ def _more_common_han(now: str, then: str) -> bool:
 _LATIN_LIGATURES = re.compile("[\ufb00-\ufb06]")
 
 
-#: Glyph names poppler and PDFium show as their letters, where the AGL gives U+FB00-U+FB04
-#: (pdfTeX's glyphtounicode.tex writes them as letters too); ``uniFB01`` stays the ligature.
-LETTER_NAMES = frozenset({"ff", "fi", "fl", "ffi", "ffl"})
-
-
 def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     """The plan's map, a Latin ligature found for a code (a program's cmap or glyph name)
     written as the font's present ToUnicode says the original was.
@@ -765,6 +760,7 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     """
     import unicodedata
 
+    from .encodings import LIGATURE_LETTER_NAMES
     from .recover import is_pua
 
     named = {c: n for found in plan.program for c, n in found.named.items()}
@@ -779,7 +775,7 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
             and len(present or "") == len(letters) != len(text)
         unknown = not present or all(
             ch == "\ufffd" or is_pua(ch) or unicodedata.category(ch) == "Cc" for ch in present)
-        as_named = unknown and simple and named.get(code, "").split(".")[0] in LETTER_NAMES
+        as_named = unknown and simple and named.get(code, "").split(".")[0] in LIGATURE_LETTER_NAMES
         if as_written or (as_named and len(text) == 1):
             out[code] = letters
     return out
