@@ -719,6 +719,12 @@ def _bad_within_limit(content: PageContent, settings: CheckSettings) -> bool:
     return 0 < bad <= settings.max_bad_glyphs * content.glyphs
 
 
+def _font_words(use: FontUse, blank_bad: bool) -> str:
+    """The text a font drew, stray characters made spaces; with `blank_bad` (the page's bad
+    glyphs within the limit), its bad codes' characters blanked too (see _bad_codes_blanked)."""
+    return _STRAY.sub(" ", _bad_codes_blanked(use) if blank_bad and use.bad_glyphs else use.text)
+
+
 def _bad_codes_blanked(use: FontUse) -> str:
     """The font's text with the characters its bad codes decode to made spaces.
 
@@ -824,8 +830,7 @@ def _odd_font(
         share = use.glyphs / content.glyphs
         if share <= settings.max_bad_glyphs:
             continue  # too small to matter
-        words = _STRAY.sub(" ", _bad_codes_blanked(use) if allowed and use.bad_glyphs
-                           else use.text)
+        words = _font_words(use, allowed)
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
         alone = judge(words, model=model, lang=settings.lang)
@@ -916,6 +921,7 @@ def _pooled_font(
         return None
     from .langmodel import judge
 
+    allowed = _bad_within_limit(content, settings)
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         before = earlier.get(use.font)
         share = use.glyphs / content.glyphs
@@ -923,9 +929,7 @@ def _pooled_font(
             continue
         if _has_words(use.text, POOL_WORDS):
             continue  # enough words to have been judged on this page alone (a cheap look)
-        own = _STRAY.sub(" ", _bad_codes_blanked(use) if use.bad_glyphs
-                         and _bad_within_limit(content, settings) else use.text)
-        words = _STRAY.sub(" ", before) + "\n" + own
+        words = _STRAY.sub(" ", before) + "\n" + _font_words(use, allowed)
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
         pooled = judge(words, model=model, lang=settings.lang)
