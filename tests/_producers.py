@@ -65,6 +65,14 @@ BREAKERS = ("sever", "tounicode-name", "collapse", "pua", "shift", "scramble")
 SELECTIONS = ("all", "main", "minor")
 
 
+def assert_every_page_readable(pdfs: dict[str, bytes]) -> None:
+    """Each PDF of a producer (by name) reads, every page `readable`."""
+    for name, data in pdfs.items():
+        report = classify(data, name=f"{name}.pdf")
+        assert report.ok, "\n".join(report.render_lines())
+        assert {p.verdict for p in report.pages} == {Verdict.READABLE}, name
+
+
 def misses(name: str, data: bytes, breaker: str, select: str) -> list[str]:
     """Pages of the broken copy classified wrongly: a page the breaker broke past 10 % that is
     OK, or a page it left readable that is not."""

@@ -21,12 +21,10 @@ from _producers import (
     CJK_FONT,
     SELECTIONS,
     SENTENCES,
+    assert_every_page_readable,
     misses,
     print_with_chromium,
 )
-
-from pytest_textlayer.classifier import classify
-from pytest_textlayer.model import Verdict
 
 TEXTS = {
     **{lang: SENTENCES[lang] for lang in ("en", "fr", "pl", "ru", "el", "ar", "he", "vi")},
@@ -81,10 +79,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 def test_every_page_chromium_prints_is_readable(pdfs: dict[str, bytes]) -> None:
     assert b"Skia/PDF" in pdfs["en"]
-    for lang, data in pdfs.items():
-        report = classify(data, name=f"{lang}.pdf")
-        assert report.ok, "\n".join(report.render_lines())
-        assert {p.verdict for p in report.pages} == {Verdict.READABLE}, lang
+    assert_every_page_readable(pdfs)
 
 
 @pytest.mark.parametrize("select", SELECTIONS)

@@ -23,7 +23,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from _producers import BREAKERS, CJK_FONT, DEJAVU, SELECTIONS, SENTENCES, misses
+from _producers import (
+    BREAKERS,
+    CJK_FONT,
+    DEJAVU,
+    SELECTIONS,
+    SENTENCES,
+    assert_every_page_readable,
+    misses,
+)
 
 from pytest_textlayer.breakers import break_pdf
 from pytest_textlayer.classifier import classify
@@ -226,10 +234,7 @@ KNOWN_MISSES: set[tuple[str, str, str]] = set()
 
 def test_every_page_they_print_is_readable(pdfs: dict[str, bytes]) -> None:
     assert pdfs, "no PDF could be built"
-    for name, data in pdfs.items():
-        report = classify(data, name=f"{name}.pdf")
-        assert report.ok, "\n".join(report.render_lines())
-        assert {p.verdict for p in report.pages} == {Verdict.READABLE}, name
+    assert_every_page_readable(pdfs)
 
 
 @pytest.mark.parametrize("select", SELECTIONS)
