@@ -1040,6 +1040,11 @@ _WORD = re.compile(
 )
 
 
+#: The marks CJK prose is punctuated with: ideographic comma and full stop, brackets and
+#: quotes, the middle dot, full-width and half-width sentence punctuation. (Not the
+#: full-width symbols ／＄＋: full-width Latin shifted by a wrong offset gives those.)
+_CJK_MARKS = re.compile("[、。〃〈〉《》「」『』【】〔〕〖〗〘〙〚〛〜〝〞〟・"
+                        "（）！？：；，．［］｛｝｡｢｣､･]")
 #: Tokens of their own in prose: dashes, percent and section signs, bullets.
 _DASHES = set("-–—%§•·&/*+=")
 
@@ -1054,8 +1059,9 @@ def wordlike(text: str) -> float:
     (``¦a¤¶³``, ``9:;<=>?@AB``) from passing on its few letter pairs.
     """
     # A lone punctuation mark (a table of contents' dot leaders, a bullet) is neither a word
-    # nor soup: it does not count either way.
-    tokens = [t for t in text.split() if len(t) > 1 or t.isalnum()]
+    # nor soup: it does not count either way. Scripts written without spaces punctuate
+    # inside what split() calls one token ('検討し、来年度'): their marks part words too.
+    tokens = [t for t in _CJK_MARKS.sub(" ", text).split() if len(t) > 1 or t.isalnum()]
     total = sum(len(t) for t in tokens)
     if not total:
         return 0.0
