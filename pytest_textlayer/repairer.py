@@ -751,20 +751,18 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
     offset the font was shifted by, even into unassigned code points) ->
     the ligature, as found. No evidence left (no value, private use,
     U+FFFD, a control such as U+0000, which poppler passes over to the
-    glyph's name): a ligature a simple font names ``ff fi fl ffi ffl`` -> the
-    letters, as poppler and PDFium show such a name when there is no
-    ToUnicode (TeX fonts; pdfTeX's glyphtounicode writes letters too); one
-    read from a cmap, or from a composite font's names (its text always came
-    from a ToUnicode, and producers writing those from names, MuPDF, write
-    the AGL's U+FB01) -> the ligature.
+    glyph's name) -> the letters: the PDF reference's own ToUnicode example
+    maps its ligature glyphs to "ff", "fi" and "ffl", poppler and PDFium show
+    a simple font's ``fi`` name so when there is no ToUnicode, and most
+    producers write them so (Word, LibreOffice, the TeX engines, Chromium,
+    cairo and HarfBuzz-based ones write the cluster's letters); search finds
+    "find" in them. (MuPDF writes the AGL's U+FB01: equal up to
+    compatibility.)
     """
     import unicodedata
 
-    from .encodings import LIGATURE_LETTER_NAMES
     from .recover import is_pua
 
-    named = {c: n for found in plan.program for c, n in found.named.items()}
-    simple = str(plan.usage.font.get("/Subtype")) != "/Type0"
     out = dict(plan.mapping)
     for code, text in plan.mapping.items():
         if not _LATIN_LIGATURES.search(text):
@@ -775,8 +773,7 @@ def _ligatures_as_written(plan: _Plan) -> dict[int, str]:
             and len(present or "") == len(letters) != len(text)
         unknown = not present or all(
             ch == "\ufffd" or is_pua(ch) or unicodedata.category(ch) == "Cc" for ch in present)
-        as_named = unknown and simple and named.get(code, "").split(".")[0] in LIGATURE_LETTER_NAMES
-        if as_written or (as_named and len(text) == 1):
+        if as_written or (unknown and len(text) == 1):
             out[code] = letters
     return out
 

@@ -4,6 +4,9 @@ The evidence differs by route. A glyph *name* ``fi`` is shown as the letters
 "fi" by poppler and PDFium (pypdf, pdfminer.six and MuPDF give U+FB01), so a
 simple font without ToUnicode reads as letters; a broken map that kept one
 character per code (a shifted U+FB01) says the original wrote the ligature.
+With no evidence left, a ligature read from a composite font's cmap is
+written as letters too: shaping producers write the cluster's letters, as
+the PDF reference's own ToUnicode example does.
 """
 
 from __future__ import annotations
@@ -62,6 +65,27 @@ def test_a_shifted_single_ligature_character_stays_the_ligature(tmp_path: Path) 
     data = out.getvalue()
     truth, got = repaired_first_page(tmp_path, data, "shift")
     assert "\ufb01nal report of the o\ufb03ce" in truth
+    assert got == truth
+
+
+@pytest.mark.parametrize("breaker", ["pua", "collapse", "tounicode-name"])
+def test_a_shaped_ligature_read_from_a_cmap_comes_back_as_letters(
+    tmp_path: Path, breaker: str
+) -> None:
+    """fpdf2 shaping with HarfBuzz draws DejaVu Sans's fi and ffi glyphs (Identity-H) and
+    writes their cluster's letters; the broken map says nothing, and the font's cmap reaches
+    the glyphs by U+FB01 and U+FB03: the repair writes the letters, as the original did."""
+    fpdf = pytest.importorskip("fpdf")
+    pytest.importorskip("uharfbuzz")
+    doc = fpdf.FPDF()
+    doc.add_page()
+    doc.add_font("DV", "", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    doc.set_font("DV", size=12)
+    doc.set_text_shaping(True)
+    doc.multi_cell(0, 8, "The final report of the office was filed in the spring, and the first "
+                   "official figures show the fleet was efficient. " * 3)
+    truth, got = repaired_first_page(tmp_path, bytes(doc.output()), breaker)
+    assert "final report of the office" in truth
     assert got == truth
 
 
