@@ -490,12 +490,8 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     program = recover.from_program(usage)
     if program is not None:
         plan.program.append(program)
-        merged = {**spec, **program.mapping}
-        said = (
-            langmodel.judge(usage.text(merged), model, lang=lang).passes
-            if wrong or contradicted else True
-        )
-        if said or (contradicted and said is None):
+        if _program_heard(usage, spec, program.mapping, model, lang,
+                          wrong=wrong, contradicted=contradicted):
             plan.add(program)
             if wrong or contradicted:
                 plan.overruled = True
@@ -518,10 +514,8 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
                 f"embedded {plan.info.program or 'font'} program",
             )
             plan.program.append(analysed)
-            merged = {**spec, **found}
-            said = langmodel.judge(usage.text(merged), model, lang=lang).passes \
-                if wrong or contradicted else True
-            if plan.missing() and (said or (contradicted and said is None)):
+            if plan.missing() and _program_heard(usage, spec, found, model, lang,
+                                                 wrong=wrong, contradicted=contradicted):
                 plan.add(analysed)
                 if wrong or contradicted:
                     plan.overruled = True
@@ -541,6 +535,33 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
         order = recover.from_order(usage, model, lang)
         if order is not None:
             plan.add_order(order)
+
+
+def _program_heard(
+    usage: Any, spec: Mapping[int, str], found: Mapping[int, str], model: Any,
+    lang: str | None, *, wrong: bool, contradicted: bool,
+) -> bool:
+    """May the program's reading replace a map the page's verdict condemned?
+
+    A map that reads as no language yields to a program whose text passes.
+    A map the program contradicts letter by letter yields also when the
+    model cannot tell the two apart (a fallback font drawing one accented
+    letter at a time inside another font's words: 'ỹ', 'ể' and 'ườ' fail
+    alike), as long as the program's text reads no worse.
+    """
+    from . import langmodel
+
+    if not (wrong or contradicted):
+        return True
+    then = usage.text({**spec, **found})
+    after = langmodel.judge(then, model, lang=lang)
+    if after.passes or not contradicted:
+        return bool(after.passes)
+    if after.passes is None:
+        return True
+    now = usage.text(dict(spec))
+    before = langmodel.judge(now, model, lang=lang)
+    return not before.passes and after.margin >= before.margin and _junk(then) <= _junk(now)
 
 
 def _contradicted(plan: _Plan) -> bool:
