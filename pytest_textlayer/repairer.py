@@ -967,7 +967,14 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             # (The model's verdict on a font's first pages is enough, and fast on a long book.)
             text_now = usage.text(now)[: recover.VERIFY_CHARS]
             text_then = usage.text(then)[: recover.VERIFY_CHARS]
-            confirmed = source == "offset" and bool(program) and _confirms(usage, then, program)
+            # The document's offset agreeing with an independent reading confirms it: the
+            # program's, or the glyph order's that the font's own text chose (a short heading's
+            # Mac-standard reading leaves out the accented letters the offset gives back).
+            confirmed = source == "offset" and (
+                (bool(program) and _confirms(usage, then, program))
+                or (plan.shift is None and bool(plan.mapping) and not program
+                    and _confirms(usage, then, plan.mapping))
+            )
             if source != "offset" and overrule and not plan.overruled:
                 confirmed = _program_reads_as_well(text_now, text_then, model, lang)
             if not confirmed and not _reads_better(
@@ -982,8 +989,9 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             because = "the text reads better"
             if confirmed:
                 because = (
-                    "the program agrees" if source == "offset"
-                    else "the document's other programs overrule their ToUnicode too"
+                    "the document's other programs overrule their ToUnicode too"
+                    if source != "offset"
+                    else "the program agrees" if program else "the glyph order agrees"
                 )
             plan.details.append(f"{why}: {because}")
             break

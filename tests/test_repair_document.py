@@ -147,3 +147,37 @@ def test_a_non_embedded_non_symbolic_font_reads_through_standard_encoding(tmp_pa
     report = repair(broken, fixed, ocr="never")
     assert _words(poppler(fixed)) == _words(BODY)
     assert report.fonts[0].source == "encoding"
+
+
+def test_a_short_heading_read_by_glyph_order_takes_the_documents_offset(tmp_path: Path) -> None:
+    """PyMuPDF's Story writes a 30-letter Turkish heading in its own DejaVu Serif Bold subset.
+    Shifted, the heading alone picks the Mac-standard glyph order, which cannot give Ü or ı;
+    the document's offset (+29, from the body fonts) agrees with that reading on every letter
+    it gives, so the offset wins and the heading reads whole."""
+    pymupdf = pytest.importorskip("pymupdf")
+    liberation = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
+    if not liberation.exists():
+        pytest.skip("fonts-liberation is needed")
+    body = ("Komite yıllık raporu inceledi ve gelecek yılın bütçesinin yeni bir inşaata başlamadan "
+            "önce mevcut binaların bakımına öncelik vermesi gerektiği konusunda anlaştı. ")
+    heading = "Üyeler ayrıca saymanın hesapları açıklamasını istedi"
+    archive = pymupdf.Archive(str(DEJAVU.parent))
+    archive.add(pymupdf.Archive(str(liberation.parent)), "")
+    css = ("@font-face {font-family: DV; src: url(DejaVuSans.ttf)} "
+           "@font-face {font-family: DVS; src: url(DejaVuSerif-Bold.ttf)} "
+           "@font-face {font-family: LS; src: url(LiberationSans-Regular.ttf)} "
+           "body {font-family: DV} h1 {font-family: DVS}")
+    doc = pymupdf.open()
+    for html in (f"<h1>{body[:30]}</h1><p>{body * 6}</p>", f"<p>{body * 4}</p>",
+                 f"<h2 style='font-family:DVS'>{heading[:30]}</h2>"
+                 f"<p style='font-family:LS'>{heading}. {body}</p>"):
+        doc.new_page().insert_htmlbox(pymupdf.Rect(56, 56, 540, 780), html, css=css,
+                                      archive=archive)
+    doc.subset_fonts()
+    variant = break_pdf(bytes(doc.tobytes(garbage=3, deflate=True)), "shift")
+    broken, out = tmp_path / "broken.pdf", tmp_path / "fixed.pdf"
+    broken.write_bytes(variant.pdf)
+    repair(broken, out, ocr="never")
+    third = poppler(out).split("\f")[2]
+    assert heading[:30] in variant.truth[2]
+    assert " ".join(third.split()) == " ".join(variant.truth[2].split())
