@@ -286,6 +286,31 @@ def _sever_program(font: Any, done: set[tuple[int, int]]) -> None:
             stream[pikepdf.Name.Length1] = len(new)
 
 
+def _mostly_text(cmap: dict[int, str]) -> bool:
+    """A Unicode cmap that says what the glyphs are: most code points are characters, or
+    symbol-font codes U+F020 and up (U+F000 + a character code, as the PDF's own codes).
+
+    Ghostscript re-encodes the TrueType subsets it writes through a symbol
+    (3,0) cmap at U+F001, U+F002... in order of first use: a table fontTools
+    calls Unicode, which numbers glyphs (its first codes are control
+    positions) and says nothing of the text.
+    """
+    from .recover import is_pua
+
+    if any(0xF001 <= cp <= 0xF01F for cp in cmap):
+        return False
+    said = sum(not is_pua(chr(cp)) or 0xF020 <= cp <= 0xF0FF for cp in cmap)
+    return bool(cmap) and said * 2 > len(cmap)
+
+
+def _mostly_named(order: list[str]) -> bool:
+    """Most glyph names stand for characters through the AGL (not 'glyph00004', 'uniF001')."""
+    from .recover import _agl
+
+    names = [n for n in order if n != ".notdef"]
+    return bool(names) and sum(bool(_agl(n)) for n in names) * 2 > len(names)
+
+
 def program_route(font: Any) -> str | None:
     """What the font's embedded program holds that a repair can read text from, if anything."""
     import pikepdf
@@ -316,9 +341,9 @@ def program_route(font: Any) -> str | None:
         from fontTools.ttLib import TTFont
 
         tt = TTFont(io.BytesIO(bytes(stream.read_bytes())), lazy=True)
-        if "cmap" in tt and any(t.isUnicode() for t in tt["cmap"].tables):
+        if "cmap" in tt and any(t.isUnicode() and _mostly_text(t.cmap) for t in tt["cmap"].tables):
             return "cmap"
-        if "post" in tt and tt["post"].formatType == 2:
+        if "post" in tt and tt["post"].formatType == 2 and _mostly_named(tt.getGlyphOrder()):
             return "post"
     except Exception:  # noqa: BLE001 - a program fontTools cannot read holds nothing usable
         return None
