@@ -808,6 +808,29 @@ def _gid_codes(usage: FontUsage) -> dict[int, int]:
     return {c: c for c in codes}
 
 
+def codes_map(usage: FontUsage) -> dict[int, str]:
+    """code -> the WinAnsi character of a simple font's one-byte code.
+
+    A symbolic TrueType subset reaches its glyphs through a (3,0) cmap at
+    U+F000 plus the code, and its glyphs may be named 'glyph00004': the
+    program says nothing of the text. Many producers (Ghostscript among
+    them) still wrote the codes of the text they drew, so the codes
+    themselves may be the text; the letter-pair model says whether they are.
+    """
+    from .encodings import encoding_table, name_to_unicode
+
+    if usage.width != 1:
+        return {}
+    table = encoding_table("WinAnsiEncoding")
+    out: dict[int, str] = {}
+    for code in usage.codes():
+        name = table.get(code)
+        text = plain_text(name_to_unicode(name)) if name else ""
+        if text and usable_text(text) and text != "\u2022":
+            out[code] = text
+    return out
+
+
 def mac_standard_map(usage: FontUsage) -> dict[int, str]:
     """code -> text reading glyph ids through the 258-name Macintosh standard order."""
     from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
@@ -1011,6 +1034,7 @@ def order_hypotheses(
     candidates: list[tuple[str, int | None, dict[int, str]]] = []
     if base is None:
         candidates.append(("mac-standard", None, mac_standard_map(usage)))
+        candidates.append(("codes", None, codes_map(usage)))
     candidates += [("offset", k, offset_map(usage, k, base)) for k in OFFSET_WINDOW if k != 0]
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
@@ -1162,6 +1186,8 @@ def from_order(
                 " not use what the order says there, or an outline is built on another letter"
             )
             mapping = kept
+    elif best.source == "codes":
+        detail = "character codes read as WinAnsi characters"
     elif base is None:
         # A glyph-id offset says where ASCII sits in the font; past ASCII it is a coincidence.
         mapping = {c: t for c, t in mapping.items() if " " <= t <= "~"}

@@ -915,6 +915,9 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
 
     offset = _document_shift(plans, model, lang)
     overrule = _programs_overrule(plans)
+    # A font the model read by its character codes: the producer wrote the text's codes, and
+    # its headings' fonts, too short to judge, are offered the same reading.
+    by_codes = any("codes" in p.sources for p in plans)
     for plan in plans:
         if not (plan.on_bad_page or plan.flagged) or plan.info is None:
             continue
@@ -961,6 +964,12 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
                 else f"the embedded program's {source}"
             )
             readings.append((source, {**now, **differ}, what))
+        if by_codes and not program and "codes" not in plan.sources:
+            readings.append((
+                "codes",
+                {**now, **recover.codes_map(usage)},
+                "character codes read as WinAnsi characters, as the document's other fonts",
+            ))
         for source, then, why in readings:
             if then == now:
                 continue
