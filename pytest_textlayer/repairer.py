@@ -533,8 +533,24 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
             plan.shift = shifted.offset
     if plan.missing():
         order = recover.from_order(usage, model, lang)
-        if order is not None:
+        if order is not None and (order.source != "codes" or _codes_agree(plan, order.mapping)):
             plan.add_order(order)
+
+
+def _codes_agree(plan: _Plan, codes: Mapping[int, str]) -> bool:
+    """The codes-as-text reading agrees with the values the font keeps (those not condemned).
+
+    That reading is a claim about the whole font: filling two holes of a
+    heading whose other values it contradicts ('www' kept as its shifted
+    'ZZZ') would hide the holes the document's offset repairs.
+    """
+    counts = plan.usage.codes()
+    kept = [c for c in counts if c not in plan.bad and c in codes and plan.info is not None
+            and plan.info.to_unicode(c)]
+    if not kept:
+        return True
+    same = sum(counts[c] for c in kept if plan.info.to_unicode(c) == codes[c])
+    return bool(same >= CONFIRM_SHARE * sum(counts[c] for c in kept))
 
 
 def _program_heard(
