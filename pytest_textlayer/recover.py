@@ -76,6 +76,9 @@ class FontUsage:
     pages: dict[int, list[list[int]]] = field(default_factory=dict)
     #: The pikepdf document the font belongs to, kept alive as long as the font is used.
     owner: Any = field(default=None, repr=False, compare=False)
+    #: page index -> for each run of :attr:`pages`, its place among every font's runs on the
+    #: page (content order): a fallback font's letters sit between the main font's runs.
+    places: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def codes(self) -> Counter[int]:
         counts: Counter[int] = Counter()
@@ -158,6 +161,7 @@ def _walk(
     page_index: int,
     usages: dict[tuple[int, int], FontUsage],
     depth: int = 0,
+    counter: list[int] | None = None,
 ) -> None:
     """Record codes drawn in ``stream`` (page or Form XObject), following nested forms."""
     import pikepdf
@@ -170,6 +174,7 @@ def _walk(
         return
     fonts = resources.get("/Font", {}) if resources is not None else {}
     xobjects = resources.get("/XObject", {}) if resources is not None else {}
+    counter = [0] if counter is None else counter
     current: FontUsage | None = None
     stack: list[FontUsage | None] = []
     for instr in instructions:
@@ -195,14 +200,18 @@ def _walk(
                         usages[key] = current
         elif op in ("Tj", "TJ", "'", '"') and current is not None:
             runs = current.pages.setdefault(page_index, [])
+            places = current.places.setdefault(page_index, [])
             for part in _shown_parts(operands, op):
                 codes = _split(part, current.width)
                 if codes:
                     runs.append(codes)
+                    places.append(counter[0])
+                    counter[0] += 1
         elif op == "Do" and operands and hasattr(xobjects, "get"):
             xobj = xobjects.get(str(operands[0]))
             if isinstance(xobj, pikepdf.Stream) and xobj.get("/Subtype") == pikepdf.Name.Form:
-                _walk(pdf, xobj, xobj.get("/Resources", resources), page_index, usages, depth + 1)
+                _walk(pdf, xobj, xobj.get("/Resources", resources), page_index, usages,
+                      depth + 1, counter)
 
 
 def collect_fonts(pdf: Any, pages: Iterable[int] | None = None) -> dict[tuple[int, int], FontUsage]:

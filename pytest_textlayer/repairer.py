@@ -700,6 +700,79 @@ def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted:
     return after.margin > before.margin + SHIFT_GAIN
 
 
+#: Runs of a font whose context is read (each with the runs drawn just before and after it).
+CONTEXT_RUNS = 200
+
+
+#: Share of a font's runs that must sit between two runs of one other font for its letters
+#: to be read inside that font's words.
+SANDWICHED = 0.5
+
+
+def _in_context(plans: list[_Plan], target: _Plan, then: Mapping[int, str]) -> tuple[str, str]:
+    """The target font's runs between the runs drawn just before and after them on their
+    page, under the target's present map and under ``then`` ('', '' unless most of its runs
+    sit between two runs of one other font).
+
+    A fallback font draws one accented letter at a time inside the main font's
+    words ('Ng' 'ọ' 'n'): its own text is a list of letters no model can
+    judge, its context is words. A heading over a body is no such thing: it
+    has no run of the body's font before it, and its last letter and the
+    body's first are no letter pair.
+    """
+    maps: dict[int, dict[int, str]] = {}
+    for plan in plans:
+        if plan.info is not None:
+            drawn = {c: plan.info.to_unicode(c) or "" for c in plan.usage.codes()}
+            maps[id(plan)] = {**drawn, **plan.mapping}
+    now_parts: list[str] = []
+    then_parts: list[str] = []
+    runs = 0
+    for page in sorted(target.usage.pages):
+        drawn_runs = sorted(
+            (place, index, plan, run)
+            for index, plan in enumerate(plans) if id(plan) in maps
+            for place, run in zip(plan.usage.places.get(page, ()), plan.usage.pages.get(page, ()),
+                                  strict=False)
+        )
+        for i, (_, _, plan, _) in enumerate(drawn_runs):
+            if plan is not target:
+                continue
+            runs += 1
+            window = drawn_runs[max(0, i - 1): i + 2]
+            if len(window) < 3 or window[0][2] is not window[2][2] or window[0][2] is target:
+                continue
+            for parts, own in ((now_parts, maps[id(target)]),
+                               (then_parts, {**maps[id(target)], **then})):
+                parts.append("".join(
+                    (own if other is target else maps[id(other)]).get(c, "")
+                    for _, _, other, run in window for c in run
+                ))
+            if len(now_parts) >= CONTEXT_RUNS:
+                break
+    if len(now_parts) < SANDWICHED * runs:
+        return "", ""
+    return "\n".join(now_parts), "\n".join(then_parts)
+
+
+def _reads_better_in_context(
+    plans: list[_Plan], plan: _Plan, then: Mapping[int, str], model: Any, lang: str | None
+) -> bool:
+    """Around the font's runs, the page reads better under ``then``: it passes, adds no junk,
+    and scores higher (the neighbours' text is the same under both, so the font's letters
+    decide)."""
+    from . import langmodel
+
+    now_text, then_text = _in_context(plans, plan, then)
+    if now_text == then_text or _junk(then_text) > _junk(now_text):
+        return False
+    after = langmodel.judge(then_text, model, lang=lang)
+    before = langmodel.judge(now_text, model, lang=lang)
+    return bool(after.passes) and after.pairs >= MIN_COMPARE_PAIRS and (
+        not before.passes or after.margin > before.margin
+    )
+
+
 def _unspaced(text: str) -> bool:
     """Most letters are of a script written without spaces (CJK, kana, Thai...)."""
     import unicodedata
@@ -1002,16 +1075,23 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             )
             if source != "offset" and overrule and not plan.overruled:
                 confirmed = _program_reads_as_well(text_now, text_then, model, lang)
+            in_context = False
             if not confirmed and not _reads_better(
                 text_now, text_then, model, lang, shifted=plan.shift is not None
             ):
-                continue
+                # A font too thin to judge alone (a fallback font's letters) is judged with
+                # the words its letters sit in, for the offset the document's fonts proved.
+                in_context = source == "offset" and _reads_better_in_context(
+                    plans, plan, then, model, lang
+                )
+                if not in_context:
+                    continue
             plan.bad = set(usage.codes())
             plan.mapping = {c: t for c, t in then.items() if recover.usable_text(t)}
             plan.unverified = set()
             plan.shift = offset if source == "offset" else plan.shift
             plan.sources = [source, *(s for s in plan.sources if s != source)]
-            because = "the text reads better"
+            because = "the text around it reads better" if in_context else "the text reads better"
             if confirmed:
                 because = (
                     "the document's other programs overrule their ToUnicode too"

@@ -49,3 +49,26 @@ def test_vietnamese_letters_of_a_fallback_font_come_back(tmp_path: Path, breaker
     truth, got = repaired_first_page(tmp_path, bytes(doc.output()), breaker)
     assert SENTENCES["vi"][:30] in truth
     assert got == truth
+
+
+@pytest.mark.skipif(shutil.which("pdftocairo") is None, reason="needs poppler's pdftocairo")
+def test_cairo_split_font_takes_the_documents_offset_judged_in_its_words(tmp_path: Path) -> None:
+    """cairo re-prints one DejaVu Serif as a WinAnsi TrueType and a composite font for the
+    letters past WinAnsi, the latter with no cmap, drawing one letter at a time inside the
+    former's words. Both maps shifted by -29: the composite font's letters shifted stay
+    Vietnamese letters ('ọ' as 'Ằ'), which its own text cannot tell apart; around them, the
+    words read only under the document's offset."""
+    import subprocess
+
+    fpdf = pytest.importorskip("fpdf")
+    doc = fpdf.FPDF()
+    doc.add_page()
+    doc.add_font("Serif", "", str(DEJAVU / "DejaVuSerif.ttf"))
+    doc.set_font("Serif", size=12)
+    doc.multi_cell(0, 8, (SENTENCES["vi"] + " ") * 4)
+    source, cairo = tmp_path / "source.pdf", tmp_path / "cairo.pdf"
+    source.write_bytes(bytes(doc.output()))
+    subprocess.run(["pdftocairo", "-pdf", str(source), str(cairo)], check=True)
+    truth, got = repaired_first_page(tmp_path, cairo.read_bytes(), "shift")
+    assert SENTENCES["vi"][:30] in truth
+    assert got == truth
