@@ -339,8 +339,12 @@ class _Walker:
             return
         ops = instructions(source)
         if ops is None:
+            import warnings
+
             try:
-                ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
+                    ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
             except Exception as exc:
                 self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
                 return

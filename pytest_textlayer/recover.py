@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from .pagetext import TJ_SPACE
@@ -108,7 +109,12 @@ def font_key(font: Any) -> tuple[int, int]:
 
 def font_name(font: Any) -> str:
     base = font.get("/BaseFont")
-    return str(base)[1:] if base is not None else "(unnamed)"
+    if base is None:
+        return "(unnamed)"
+    try:
+        return str(base)[1:]
+    except UnicodeDecodeError:  # a damaged name: its bytes as Latin-1
+        return bytes(base.unparse()).decode("latin-1")[1:]
 
 
 def _width(font: Any) -> int | None:
@@ -138,20 +144,33 @@ def _shown_parts(operands: list[Any], op: str) -> Iterator[bytes]:
     """The strings one text operator shows, cut where a TJ gap reads as a space."""
     import pikepdf
 
-    if op in ("Tj", "'"):
-        yield bytes(operands[0])
-    elif op == '"':
-        yield bytes(operands[2])
-    elif op == "TJ":
+    # A damaged stream may give any operand (null, a name, too few): it shows nothing then.
+    where = {"Tj": 0, "'": 0, '"': 2}.get(op)
+    if where is not None:
+        if len(operands) > where and isinstance(operands[where], pikepdf.String):
+            yield bytes(operands[where])
+    elif op == "TJ" and operands and isinstance(operands[0], pikepdf.Array):
         part = b""
         for item in operands[0]:
             if isinstance(item, pikepdf.String):
                 part += bytes(item)
-            elif float(item) < -TJ_WORD_GAP and part:
+            elif isinstance(item, (int, float, Decimal)) and float(item) < -TJ_WORD_GAP and part:
                 yield part
                 part = b""
         if part:
             yield part
+
+
+def _resource_name(obj: Any) -> str | None:
+    """The resource a name operand names (None: not a name, or one no dictionary key spells)."""
+    import pikepdf
+
+    if not isinstance(obj, pikepdf.Name):
+        return None
+    try:
+        return str(obj)
+    except UnicodeDecodeError:
+        return None
 
 
 def _walk(
@@ -168,9 +187,13 @@ def _walk(
 
     if depth > 12:
         return
+    import warnings
+
     try:
-        instructions = pikepdf.parse_content_stream(stream)
-    except pikepdf.PdfError:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there counts
+            instructions = pikepdf.parse_content_stream(stream)
+    except (pikepdf.PdfError, TypeError, ValueError):  # damaged: objects no stream may hold
         return
     fonts = resources.get("/Font", {}) if resources is not None else {}
     xobjects = resources.get("/XObject", {}) if resources is not None else {}
@@ -180,14 +203,15 @@ def _walk(
     for instr in instructions:
         if isinstance(instr, pikepdf.ContentStreamInlineImage):
             continue
-        op = str(instr.operator)
+        op = bytes(instr.operator.unparse()).decode("latin-1")  # damaged: not UTF-8
         operands = list(instr.operands)
         if op == "q":
             stack.append(current)
         elif op == "Q":
             current = stack.pop() if stack else current
         elif op == "Tf" and operands:
-            font = fonts.get(str(operands[0])) if hasattr(fonts, "get") else None
+            name = _resource_name(operands[0])
+            font = fonts.get(name) if name and hasattr(fonts, "get") else None
             current = None
             if isinstance(font, pikepdf.Dictionary):
                 width = _width(font)
@@ -208,7 +232,8 @@ def _walk(
                     places.append(counter[0])
                     counter[0] += 1
         elif op == "Do" and operands and hasattr(xobjects, "get"):
-            xobj = xobjects.get(str(operands[0]))
+            name = _resource_name(operands[0])
+            xobj = xobjects.get(name) if name else None
             if isinstance(xobj, pikepdf.Stream) and xobj.get("/Subtype") == pikepdf.Name.Form:
                 _walk(pdf, xobj, xobj.get("/Resources", resources), page_index, usages,
                       depth + 1, counter)
