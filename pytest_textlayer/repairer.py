@@ -27,12 +27,12 @@ import functools
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingOCR, UsageError
+from .errors import InputError, MissingOCR, TextLayerError, UsageError
 from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, shorten
 from .ocr import TESSERACT_CODES
 from .settings import CheckSettings
@@ -215,10 +215,15 @@ def _check_paths(
     return src, dst
 
 
-def _write_atomically(pdf: Any, dst: Path, src: Path, same: bytes | None = None) -> None:
+def _write_atomically(
+    pdf: Any, dst: Path, src: Path, same: bytes | None = None,
+    verify: Callable[[Path], None] | None = None,
+) -> None:
     """Save to a temporary file beside ``dst``, then rename: never a partial OUT.
 
     With ``same`` (IN's bytes, when nothing was changed), OUT is a byte-for-byte copy.
+    ``verify`` reads the saved file before it takes OUT's name: a file damaged past
+    what qpdf repairs may save into one it cannot open again, and that is no OUT.
     """
     import pikepdf
 
@@ -239,6 +244,13 @@ def _write_atomically(pdf: Any, dst: Path, src: Path, same: bytes | None = None)
                     compress_streams=True,
                     object_stream_mode=pikepdf.ObjectStreamMode.generate,
                 )
+        if verify is not None:
+            try:
+                verify(Path(tmp))
+            except InputError as exc:
+                raise InputError(
+                    str(src), f"damaged PDF: cannot be rewritten: {exc.problem}"
+                ) from None
         os.replace(tmp, dst)
     except OSError as exc:
         raise UsageError(f"{dst}: cannot write: {exc.strerror or exc}") from None
@@ -1407,6 +1419,11 @@ def repair(
             writer=tounicode_writer,
             classify=classify_or_raise,
         )
+    except (TextLayerError, OSError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged file the checks let through: one line
+        problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        raise InputError(str(src), f"damaged PDF, cannot be repaired ({problem})") from exc
     finally:
         pdf.close()
         for other in keep:
@@ -1513,9 +1530,14 @@ def _repair_open(
             tess_lang, how = _choose_lang(lang, readable, images, notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
-    # Nothing changed: OUT is IN, byte for byte, not a rewrite of it.
-    _write_atomically(pdf, dst, src, same=None if fonts or todo else data)
-    after = classify(str(dst), settings=settings, name=str(dst))
+    # Nothing changed: OUT is IN, byte for byte, not a rewrite of it. OUT is classified
+    # before it takes its name: one that cannot be read again is not written.
+    written: list[DocumentReport] = []
+    _write_atomically(
+        pdf, dst, src, same=None if fonts or todo else data,
+        verify=lambda path: written.append(classify(str(path), settings=settings, name=str(dst))),
+    )
+    after = written[0]
     story = tuple(
         _page_repair(b, a, todo, repaired_pages)
         for b, a in zip(before.pages, after.pages, strict=True)

@@ -57,6 +57,48 @@ def test_every_attack_ends_in_a_report_or_one_line(seeds: dict[str, bytes],
             assert outcome.report.pages
 
 
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_every_attack_on_a_broken_copy_repairs_or_fails_in_one_line(
+    seeds: dict[str, bytes], tmp_path: Path, mutation: str
+) -> None:
+    """`repair` walks every font's codes itself: a damaged operand (a TJ of null, an operator
+    or a font name that is no UTF-8) must be passed over, and anything else end in one line,
+    with nothing written."""
+    from pytest_textlayer.breakers import break_pdf
+    from pytest_textlayer.errors import TextLayerError
+    from pytest_textlayer.repairer import repair
+
+    rng = random.Random("repair-" + mutation)
+    for name, seed in seeds.items():
+        shifted = break_pdf(seed, "shift")
+        source = shifted.pdf if shifted.applies else seed
+        for attempt in range(3):
+            path = tmp_path / f"{name}-{attempt}.pdf"
+            path.write_bytes(mutate(source, rng, [mutation])[1])
+            out = tmp_path / f"{name}-{attempt}.fixed.pdf"
+            try:
+                repair(path, out, ocr="never")
+            except TextLayerError as exc:
+                assert "\n" not in str(exc) and str(path) in str(exc)
+                assert not out.exists()
+
+
+def test_damaged_operands_and_names_are_passed_over(tmp_path: Path) -> None:
+    """A TJ whose operand is null, an operator and a font name that are not UTF-8: the
+    codes around them are still collected."""
+    import pikepdf
+
+    from pytest_textlayer import recover
+
+    with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
+        page = pdf.pages[0]
+        page.Contents.write(b"null TJ () \xd1\xd7 " + page.Contents.read_bytes())
+        font = next(iter(page.Resources.Font.values()))
+        font.BaseFont = pikepdf.Name(b"/Bad\xd7Name".decode("latin-1"))
+        usages = recover.collect_fonts(pdf)
+        assert sum(u.glyphs for u in usages.values()) > 50
+
+
 def _slow_document(path: Path, pages: int = 2500) -> Path:
     """A document that takes tens of seconds to check: one broken page, copied many times."""
     import pikepdf
