@@ -257,7 +257,7 @@ class Recovery:
     """A map for one font and where it came from."""
 
     mapping: dict[int, str]
-    #: cmap | post | charset | encoding | offset | mac-standard | ocr-glyphs
+    #: cmap | post | charset | encoding | offset | mac-standard | codes | ocr-glyphs
     source: str
     #: Glyphs drawn with the font that the map gives text for.
     covered: int

@@ -105,7 +105,9 @@ def test_a_cjk_heading_drawn_by_thin_type3_fonts_follows_the_offset_the_body_pro
 def test_a_ligature_the_shaper_wrote_as_letters_comes_back_as_letters(tmp_path: Path) -> None:
     """fpdf2 shaping with HarfBuzz draws the ff/fi/fl ligature glyphs and writes their letters
     ("ff") in the ToUnicode; the font's cmap reaches those glyphs through U+FB00-U+FB02. A
-    shifted or permuted map keeps two characters for the code: the repair writes letters."""
+    shifted or permuted map keeps two characters for the code: the repair writes letters. A
+    map that says nothing (private use, U+FFFD, a name) leaves the cmap's ligature alone as
+    evidence: the repair writes letters too, as shaping producers do."""
     fpdf = pytest.importorskip("fpdf")
     pytest.importorskip("uharfbuzz")
     doc = fpdf.FPDF()
@@ -116,7 +118,7 @@ def test_a_ligature_the_shaper_wrote_as_letters_comes_back_as_letters(tmp_path: 
     doc.multi_cell(0, 8, "The official staff office offered a final affidavit to the first "
                          "fluent officer, who filed it in the office of the chief. " * 3)
     data = bytes(doc.output())
-    for breaker in ("shift", "scramble"):
+    for breaker in ("shift", "scramble", "pua", "collapse", "tounicode-name"):
         truth, got = repaired_first_page(tmp_path, data, breaker)
         assert "ff" in truth and "\ufb00" not in truth
         assert got == truth, breaker

@@ -68,27 +68,6 @@ def test_a_shifted_single_ligature_character_stays_the_ligature(tmp_path: Path) 
     assert got == truth
 
 
-@pytest.mark.parametrize("breaker", ["pua", "collapse", "tounicode-name"])
-def test_a_shaped_ligature_read_from_a_cmap_comes_back_as_letters(
-    tmp_path: Path, breaker: str
-) -> None:
-    """fpdf2 shaping with HarfBuzz draws DejaVu Sans's fi and ffi glyphs (Identity-H) and
-    writes their cluster's letters; the broken map says nothing, and the font's cmap reaches
-    the glyphs by U+FB01 and U+FB03: the repair writes the letters, as the original did."""
-    fpdf = pytest.importorskip("fpdf")
-    pytest.importorskip("uharfbuzz")
-    doc = fpdf.FPDF()
-    doc.add_page()
-    doc.add_font("DV", "", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-    doc.set_font("DV", size=12)
-    doc.set_text_shaping(True)
-    doc.multi_cell(0, 8, "The final report of the office was filed in the spring, and the first "
-                   "official figures show the fleet was efficient. " * 3)
-    truth, got = repaired_first_page(tmp_path, bytes(doc.output()), breaker)
-    assert "final report of the office" in truth
-    assert got == truth
-
-
 def _corpus(name: str) -> Path:
     path = REAL_CORPUS / name
     if not path.exists():
