@@ -721,7 +721,32 @@ CONTEXT_RUNS = 200
 SANDWICHED = 0.5
 
 
-def _in_context(plans: list[_Plan], target: _Plan, then: Mapping[int, str]) -> tuple[str, str]:
+class _PageRuns:
+    """Every planned font's runs on each page, in content order (built once, on first use)."""
+
+    def __init__(self, plans: list[_Plan]) -> None:
+        self.plans = plans
+        self.by_page: dict[int, list[tuple[int, int, _Plan, list[int]]]] | None = None
+
+    def on(self, page: int) -> list[tuple[int, int, _Plan, list[int]]]:
+        if self.by_page is None:
+            self.by_page = {}
+            for index, plan in enumerate(self.plans):
+                if plan.info is None:
+                    continue
+                for number, runs in plan.usage.pages.items():
+                    places = plan.usage.places.get(number, ())
+                    self.by_page.setdefault(number, []).extend(
+                        (place, index, plan, run) for place, run in zip(places, runs, strict=False)
+                    )
+            for drawn in self.by_page.values():
+                drawn.sort(key=lambda item: (item[0], item[1]))
+        return self.by_page.get(page, [])
+
+
+def _in_context(
+    page_runs: _PageRuns, target: _Plan, then: Mapping[int, str]
+) -> tuple[str, str]:
     """The target font's runs between the runs drawn just before and after them on their
     page, under the target's present map and under ``then`` ('', '' unless most of its runs
     sit between two runs of one other font).
@@ -733,20 +758,18 @@ def _in_context(plans: list[_Plan], target: _Plan, then: Mapping[int, str]) -> t
     body's first are no letter pair.
     """
     maps: dict[int, dict[int, str]] = {}
-    for plan in plans:
-        if plan.info is not None:
+
+    def present(plan: _Plan) -> dict[int, str]:
+        if id(plan) not in maps:
             drawn = {c: plan.info.to_unicode(c) or "" for c in plan.usage.codes()}
             maps[id(plan)] = {**drawn, **plan.mapping}
+        return maps[id(plan)]
+
     now_parts: list[str] = []
     then_parts: list[str] = []
     runs = 0
     for page in sorted(target.usage.pages):
-        drawn_runs = sorted(
-            (place, index, plan, run)
-            for index, plan in enumerate(plans) if id(plan) in maps
-            for place, run in zip(plan.usage.places.get(page, ()), plan.usage.pages.get(page, ()),
-                                  strict=False)
-        )
+        drawn_runs = page_runs.on(page)
         for i, (_, _, plan, _) in enumerate(drawn_runs):
             if plan is not target:
                 continue
@@ -754,28 +777,30 @@ def _in_context(plans: list[_Plan], target: _Plan, then: Mapping[int, str]) -> t
             window = drawn_runs[max(0, i - 1): i + 2]
             if len(window) < 3 or window[0][2] is not window[2][2] or window[0][2] is target:
                 continue
-            for parts, own in ((now_parts, maps[id(target)]),
-                               (then_parts, {**maps[id(target)], **then})):
+            for parts, own in ((now_parts, present(target)),
+                               (then_parts, {**present(target), **then})):
                 parts.append("".join(
-                    (own if other is target else maps[id(other)]).get(c, "")
+                    (own if other is target else present(other)).get(c, "")
                     for _, _, other, run in window for c in run
                 ))
             if len(now_parts) >= CONTEXT_RUNS:
                 break
+        if len(now_parts) >= CONTEXT_RUNS:
+            break
     if len(now_parts) < SANDWICHED * runs:
         return "", ""
     return "\n".join(now_parts), "\n".join(then_parts)
 
 
 def _reads_better_in_context(
-    plans: list[_Plan], plan: _Plan, then: Mapping[int, str], model: Any, lang: str | None
+    page_runs: _PageRuns, plan: _Plan, then: Mapping[int, str], model: Any, lang: str | None
 ) -> bool:
     """Around the font's runs, the page reads better under ``then``: it passes, adds no junk,
     and scores higher (the neighbours' text is the same under both, so the font's letters
     decide)."""
     from . import langmodel
 
-    now_text, then_text = _in_context(plans, plan, then)
+    now_text, then_text = _in_context(page_runs, plan, then)
     if now_text == then_text or _junk(then_text) > _junk(now_text):
         return False
     after = langmodel.judge(then_text, model, lang=lang)
@@ -1019,6 +1044,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
     # A font the model read by its character codes: the producer wrote the text's codes, and
     # its headings' fonts, too short to judge, are offered the same reading.
     by_codes = any("codes" in p.sources for p in plans)
+    page_runs = _PageRuns(plans)
     for plan in plans:
         if not (plan.on_bad_page or plan.flagged) or plan.info is None:
             continue
@@ -1094,7 +1120,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
                 # A font too thin to judge alone (a fallback font's letters) is judged with
                 # the words its letters sit in, for the offset the document's fonts proved.
                 in_context = source == "offset" and _reads_better_in_context(
-                    plans, plan, then, model, lang
+                    page_runs, plan, then, model, lang
                 )
                 if not in_context:
                     continue
