@@ -151,11 +151,16 @@ def require(lang: str) -> TesseractInfo:
     info = tesseract_info()
     missing = [p for p in lang.split("+") if p not in info.languages]
     if missing:
-        raise MissingOCR(
-            f"Tesseract language pack {'+'.join(missing)!r}",
-            "apt-get install " + " ".join(debian_package(p) for p in missing),
-        )
+        raise missing_packs(missing)
     return info
+
+
+def missing_packs(missing: list[str]) -> MissingOCR:
+    """The error for Tesseract packs that are not installed, naming the Debian packages."""
+    return MissingOCR(
+        f"Tesseract language pack {'+'.join(missing)!r}",
+        "apt-get install " + " ".join(debian_package(p) for p in missing),
+    )
 
 
 def ocrmypdf_available() -> bool:

@@ -1305,8 +1305,7 @@ def _installed_or_fallback(code: str, installed: frozenset[str]) -> tuple[str, s
     for part in missing:
         stand_in = _SCRIPT_FALLBACK.get(part, "eng" if part in _LATIN else None)
         if stand_in is None or stand_in not in installed:
-            ocr.require(code)  # raises MissingOCR naming the pack
-            continue
+            raise ocr.missing_packs(missing)
         kept.append(stand_in)
     chosen = "+".join(dict.fromkeys(kept))
     packs = " ".join(ocr.debian_package(p) for p in missing)
