@@ -860,7 +860,8 @@ def codes_map(usage: FontUsage) -> dict[int, str]:
     for code in usage.codes():
         name = table.get(code)
         text = plain_text(name_to_unicode(name)) if name else ""
-        if text and usable_text(text) and text != "\u2022":
+        # Codes WinAnsi leaves undefined draw a bullet (Annex D): no text said that.
+        if text and usable_text(text) and (text != "\u2022" or code == 0x95):
             out[code] = text
     return out
 

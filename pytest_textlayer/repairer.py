@@ -577,17 +577,17 @@ def _program_heard(
     letter at a time inside another font's words: 'ỹ', 'ể' and 'ườ' fail
     alike), as long as the program's text reads no worse.
     """
-    from . import langmodel
+    from . import langmodel, recover
 
     if not (wrong or contradicted):
         return True
-    then = usage.text({**spec, **found})
+    then = usage.text({**spec, **found})[: recover.VERIFY_CHARS]
     after = langmodel.judge(then, model, lang=lang)
     if after.passes or not contradicted:
         return bool(after.passes)
     if after.passes is None:
         return True
-    now = usage.text(dict(spec))
+    now = usage.text(dict(spec))[: recover.VERIFY_CHARS]
     before = langmodel.judge(now, model, lang=lang)
     return not before.passes and after.margin >= before.margin and _junk(then) <= _junk(now)
 
@@ -722,15 +722,18 @@ SANDWICHED = 0.5
 
 
 class _PageRuns:
-    """Every planned font's runs on each page, in content order (built once, on first use)."""
+    """Every planned font's runs on each page, in content order, and where each font's own
+    runs stand in them (built once, on first use: a long book is walked once, not per font)."""
 
     def __init__(self, plans: list[_Plan]) -> None:
         self.plans = plans
-        self.by_page: dict[int, list[tuple[int, int, _Plan, list[int]]]] | None = None
+        self.by_page: dict[int, list[tuple[int, int, _Plan, list[int]]]] = {}
+        self.positions: dict[int, list[tuple[int, int]]] | None = None
 
-    def on(self, page: int) -> list[tuple[int, int, _Plan, list[int]]]:
-        if self.by_page is None:
-            self.by_page = {}
+    def of(self, target: _Plan) -> list[tuple[list[tuple[int, int, _Plan, list[int]]], int]]:
+        """(the page's runs, the index of one of ``target``'s runs in them), in page order."""
+        if self.positions is None:
+            self.positions = {}
             for index, plan in enumerate(self.plans):
                 if plan.info is None:
                     continue
@@ -739,9 +742,11 @@ class _PageRuns:
                     self.by_page.setdefault(number, []).extend(
                         (place, index, plan, run) for place, run in zip(places, runs, strict=False)
                     )
-            for drawn in self.by_page.values():
+            for number, drawn in self.by_page.items():
                 drawn.sort(key=lambda item: (item[0], item[1]))
-        return self.by_page.get(page, [])
+                for i, (_, _, plan, _) in enumerate(drawn):
+                    self.positions.setdefault(id(plan), []).append((number, i))
+        return [(self.by_page[page], i) for page, i in self.positions.get(id(target), [])]
 
 
 def _in_context(
@@ -768,23 +773,17 @@ def _in_context(
     now_parts: list[str] = []
     then_parts: list[str] = []
     runs = 0
-    for page in sorted(target.usage.pages):
-        drawn_runs = page_runs.on(page)
-        for i, (_, _, plan, _) in enumerate(drawn_runs):
-            if plan is not target:
-                continue
-            runs += 1
-            window = drawn_runs[max(0, i - 1): i + 2]
-            if len(window) < 3 or window[0][2] is not window[2][2] or window[0][2] is target:
-                continue
-            for parts, own in ((now_parts, present(target)),
-                               (then_parts, {**present(target), **then})):
-                parts.append("".join(
-                    (own if other is target else present(other)).get(c, "")
-                    for _, _, other, run in window for c in run
-                ))
-            if len(now_parts) >= CONTEXT_RUNS:
-                break
+    for drawn_runs, i in page_runs.of(target):
+        runs += 1
+        window = drawn_runs[max(0, i - 1): i + 2]
+        if len(window) < 3 or window[0][2] is not window[2][2] or window[0][2] is target:
+            continue
+        for parts, own in ((now_parts, present(target)),
+                           (then_parts, {**present(target), **then})):
+            parts.append("".join(
+                (own if other is target else present(other)).get(c, "")
+                for _, _, other, run in window for c in run
+            ))
         if len(now_parts) >= CONTEXT_RUNS:
             break
     if len(now_parts) < SANDWICHED * runs:
@@ -1091,10 +1090,12 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
                 else f"the embedded program's {source}"
             )
             readings.append((source, {**now, **differ}, what))
-        if by_codes and not program and "codes" not in plan.sources:
+        # A whole reading, judged against the present one (not a filling of holes).
+        codes = recover.codes_map(usage) if by_codes and not program else {}
+        if codes and "codes" not in plan.sources:
             readings.append((
                 "codes",
-                {**now, **recover.codes_map(usage)},
+                {**now, **codes},
                 "character codes read as WinAnsi characters, as the document's other fonts",
             ))
         for source, then, why in readings:
@@ -1109,9 +1110,9 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             confirmed = source == "offset" and (
                 (bool(program) and _confirms(usage, then, program))
                 or (plan.shift is None and bool(plan.mapping) and not program
-                    and _confirms(usage, then, plan.mapping))
+                    and _confirms(usage, moved, plan.mapping))
             )
-            if source != "offset" and overrule and not plan.overruled:
+            if source not in ("offset", "codes") and overrule and not plan.overruled:
                 confirmed = _program_reads_as_well(text_now, text_then, model, lang)
             in_context = False
             if not confirmed and not _reads_better(
@@ -1448,7 +1449,10 @@ def repair(
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged file the checks let through: one line
         problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-        raise InputError(str(src), f"damaged PDF, cannot be repaired ({problem})") from exc
+        raise InputError(
+            str(src),
+            f"cannot be repaired ({problem}): a damaged file, or a pytest-textlayer bug to report",
+        ) from exc
     finally:
         pdf.close()
         for other in keep:
