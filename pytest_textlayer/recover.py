@@ -851,17 +851,14 @@ def codes_map(usage: FontUsage) -> dict[int, str]:
     them) still wrote the codes of the text they drew, so the codes
     themselves may be the text; the letter-pair model says whether they are.
     """
-    from .encodings import encoding_table, name_to_unicode
-
     if usage.width != 1:
         return {}
-    table = encoding_table("WinAnsiEncoding")
+    table = _named_encoding("WinAnsiEncoding")
     out: dict[int, str] = {}
     for code in usage.codes():
-        name = table.get(code)
-        text = plain_text(name_to_unicode(name)) if name else ""
+        text = _agl(table.get(code, ""))
         # Codes WinAnsi leaves undefined draw a bullet (Annex D): no text said that.
-        if text and usable_text(text) and (text != "\u2022" or code == 0x95):
+        if text and (text != "\u2022" or code == 0x95):
             out[code] = text
     return out
 

@@ -331,6 +331,10 @@ class _Plan:
                     self.written_map = parse_cmap(entry.read_bytes()).unicode
         return self.written_map.get(code)
 
+    def drawn(self) -> dict[int, str]:
+        """Each code the font draws -> the text its present route gives ('' when none)."""
+        return {c: self.info.to_unicode(c) or "" for c in self.usage.codes()}
+
     def missing(self) -> set[int]:
         return self.bad - set(self.mapping)
 
@@ -556,13 +560,13 @@ def _codes_agree(plan: _Plan, codes: Mapping[int, str]) -> bool:
     heading whose other values it contradicts ('www' kept as its shifted
     'ZZZ') would hide the holes the document's offset repairs.
     """
-    counts = plan.usage.codes()
-    kept = [c for c in counts if c not in plan.bad and c in codes and plan.info is not None
-            and plan.info.to_unicode(c)]
+    if plan.info is None:
+        return True
+    kept = {c: t for c, t in plan.drawn().items() if t and c not in plan.bad and c in codes}
     if not kept:
         return True
-    same = sum(counts[c] for c in kept if plan.info.to_unicode(c) == codes[c])
-    return bool(same >= CONFIRM_SHARE * sum(counts[c] for c in kept))
+    same, total = _agreement(plan.usage.codes(), kept, codes)
+    return same >= CONFIRM_SHARE * total
 
 
 def _program_heard(
@@ -766,8 +770,7 @@ def _in_context(
 
     def present(plan: _Plan) -> dict[int, str]:
         if id(plan) not in maps:
-            drawn = {c: plan.info.to_unicode(c) or "" for c in plan.usage.codes()}
-            maps[id(plan)] = {**drawn, **plan.mapping}
+            maps[id(plan)] = {**plan.drawn(), **plan.mapping}
         return maps[id(plan)]
 
     now_parts: list[str] = []
@@ -986,14 +989,20 @@ def _compatible(text: str) -> str:
 CONFIRM_SHARE = 0.9
 
 
+def _agreement(counts: Mapping[int, int], a: Mapping[int, str],
+               b: Mapping[int, str]) -> tuple[int, int]:
+    """(glyphs drawn by codes both readings give alike, glyphs drawn by codes both give)."""
+    both = [c for c in counts if c in a and c in b]
+    return sum(counts[c] for c in both if a[c] == b[c]), sum(counts[c] for c in both)
+
+
 def _confirms(usage: Any, a: Mapping[int, str], b: Mapping[int, str]) -> bool:
     """Two independent readings give the same text for nearly every glyph both cover."""
     counts = usage.codes()
-    both = [c for c in counts if c in a and c in b]
-    shared = sum(counts[c] for c in both)
+    same, shared = _agreement(counts, a, b)
     if shared < 0.5 * sum(counts.values()):
         return False
-    return bool(sum(counts[c] for c in both if a[c] == b[c]) >= CONFIRM_SHARE * shared)
+    return same >= CONFIRM_SHARE * shared
 
 
 def _programs_overrule(plans: list[_Plan]) -> bool:
@@ -1048,7 +1057,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
         if not (plan.on_bad_page or plan.flagged) or plan.info is None:
             continue
         usage = plan.usage
-        drawn = {c: plan.info.to_unicode(c) or "" for c in usage.codes()}
+        drawn = plan.drawn()
         now = {**drawn, **plan.mapping}
         program: dict[int, str] = {}
         for found in plan.program:
@@ -1188,7 +1197,7 @@ def _follow_proven_offset(plans: list[_Plan], offset: int) -> None:
         if not proper or sum(counts[c] for c in proper if c in moved) < \
                 recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
             continue
-        drawn = {c: plan.info.to_unicode(c) or "" for c in counts}
+        drawn = plan.drawn()
         now, then = usage.text(drawn), usage.text({**drawn, **moved})
         group.append((plan, now, then, moved))
     # Fonts of the same kind (no program) that their own text moved back by the offset: the
@@ -1200,7 +1209,7 @@ def _follow_proven_offset(plans: list[_Plan], offset: int) -> None:
         and p.info is not None
     ]
     drawn_of = {
-        id(p): {c: p.info.to_unicode(c) or "" for c in p.usage.codes()} for p in siblings
+        id(p): p.drawn() for p in siblings
     }
     now = "\n".join([g[1] for g in group] + [p.usage.text(drawn_of[id(p)]) for p in siblings])
     then = "\n".join(
