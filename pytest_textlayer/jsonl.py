@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import UsageError
-from .model import DocumentReport
+from .model import DocumentReport, printable
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class FileKey:
         return cls(os.path.abspath(path), st.st_size, st.st_mtime_ns)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "size": self.size, "mtime_ns": self.mtime_ns}
+        return {"path": printable(self.path), "size": self.size, "mtime_ns": self.mtime_ns}
 
 
 def record(report: DocumentReport, key: FileKey | None) -> dict[str, Any]:

@@ -8,8 +8,9 @@ never disagree about a page.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 #: How much of a sample the human renderings show before cutting it.
@@ -18,6 +19,34 @@ SAMPLE_CHARS = 80
 MAX_PAGES_SHOWN = 10
 #: How many evidence lines one page shows in a rendering.
 MAX_EVIDENCE_SHOWN = 4
+
+
+#: A UTF-16 surrogate standing alone: a ToUnicode may map a code to one, a code number may be
+#: one, and a file name may carry one (undecodable bytes); no UTF-8 output can hold it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, as PDFium itself prints them.
+
+    Reports are written as UTF-8 (JSON, JSON Lines, HTML, the terminal): one
+    such character in one page's sample must not cost the whole run's output.
+    """
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def printable_fields(report: Any) -> None:
+    """Make every text field of a frozen report printable (strings and tuples of strings)."""
+    for f in fields(report):
+        value = getattr(report, f.name)
+        if isinstance(value, str):
+            clean: Any = printable(value)
+        elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+            clean = tuple(printable(v) for v in value)
+        else:
+            continue
+        if clean != value:
+            object.__setattr__(report, f.name, clean)
 
 
 class Verdict(str, enum.Enum):
@@ -81,6 +110,9 @@ class FontReport:
     unmapped: int = 0
     problem: str | None = None
 
+    def __post_init__(self) -> None:
+        printable_fields(self)
+
     def describe(self) -> str:
         """`font NAME (Type0, Identity-H): problem` — the evidence line for this font."""
         kind = ", ".join(x for x in (self.subtype, self.encoding) if x)
@@ -127,6 +159,9 @@ class PageReport:
     #: Which rung decided: presence, fonts, readers, language, shift.
     decided_by: str = ""
 
+    def __post_init__(self) -> None:
+        printable_fields(self)
+
     @property
     def bad_fonts(self) -> tuple[FontReport, ...]:
         return tuple(f for f in self.fonts if f.status.is_bad)
@@ -172,6 +207,9 @@ class DocumentReport:
     error: str | None = None
     #: Which readers (and versions) produced the evidence.
     readers: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        printable_fields(self)
 
     @property
     def ok(self) -> bool:

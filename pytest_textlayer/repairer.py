@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, MissingOCR, TextLayerError, UsageError
-from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, shorten
+from .model import SAMPLE_CHARS, DocumentReport, PageReport, Verdict, printable_fields, shorten
 from .ocr import TESSERACT_CODES
 from .settings import CheckSettings
 
@@ -58,6 +58,9 @@ class FontRepair:
     fixed_glyphs: int
     pages: tuple[int, ...]
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        printable_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +90,9 @@ class PageRepair:
     sample_after: str = ""
     evidence: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        printable_fields(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "number": self.number,
@@ -115,6 +121,9 @@ class RepairReport:
     written: bool = True
     after: DocumentReport | None = field(default=None, compare=False, repr=False)
     notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        printable_fields(self)
 
     @property
     def ok(self) -> bool:
