@@ -34,6 +34,7 @@ from .readers import (
 )
 from .settings import CheckSettings
 from .source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
+from .textshape import not_running_words
 
 if TYPE_CHECKING:
     from .content import FontUse, PageContent
@@ -631,6 +632,18 @@ def _language(
                          "fonts")
     if content.glyphs < settings.min_glyphs:
         return readable
+    sound = [use for use in content.fonts if use.glyphs and use.sound]
+    unsound = content.glyphs - sum(use.glyphs for use in sound)
+    if sound and unsound <= settings.max_bad_glyphs * content.glyphs:
+        if settings.lang is not None:
+            return _expected_language(text, content, settings, model)
+        if trust is not None:
+            trust.vouched_last = True  # the next page likely needs no more text either
+        return _Decision(Verdict.READABLE, (*readable.evidence, _sound_line(sound, content)),
+                         "fonts")
+    if sound and content.text_complete:
+        # The language rung reads only the glyphs whose route cannot be verified.
+        text = "\n".join(use.text for use in content.fonts if not use.sound)
     known = trust.vouch(content) if trust is not None else None
     if known is not None:
         outcome, line = known
@@ -643,6 +656,10 @@ def _language(
     verdict = judge(words, model=model, lang=settings.lang)
     if verdict.passes is False:
         verdict = _without_minor_bad_fonts(content, settings, model) or verdict
+    shape = not_running_words(words) if verdict.passes is False else None
+    if shape is not None:
+        return _Decision(Verdict.READABLE, (*readable.evidence, _shape_line(shape)), "language",
+                         score=verdict.score)
     weak = _weak_ocr_layer(content, verdict, text)
     if weak is not None:
         return weak
@@ -672,6 +689,45 @@ def _language(
         (f"text is mapped but reads as no language the model knows ({verdict.reason})",),
         "language", score=verdict.score,
     )
+
+
+def _expected_language(
+    text: str, content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> _Decision:
+    """`--lang`: a page whose routes are sound still fails when its running words are in
+    another language, as asked; no shift is searched for (its map is sound)."""
+    from .langmodel import judge, speaks
+
+    _needs_text(content)
+    words = _STRAY.sub(" ", language_sample(text))
+    assert settings.lang is not None
+    verdict = judge(words, model=model, lang=settings.lang)
+    best = judge(words, model=model)
+    other = verdict.passes is False or (best.passes is True and not speaks(best.lang,
+                                                                          settings.lang))
+    if other and not_running_words(words) is None:
+        return _Decision(
+            Verdict.GARBLED,
+            (f"the text does not read as {settings.lang}, the language asked for "
+             f"({best.reason if verdict.passes else verdict.reason})",),
+            "language", score=verdict.score)
+    return _Decision(Verdict.READABLE, (ALL_ROUTES,), "language", score=verdict.score)
+
+
+def _shape_line(shape: str) -> str:
+    """The evidence of text that reads as no language and is no prose either."""
+    return (f"its text is not running words ({shape}): reading as no language is no evidence "
+            "against its map")
+
+
+def _sound_line(sound: list[FontUse], content: PageContent) -> str:
+    """The evidence of a page the language rung does not judge."""
+    from .soundroute import sound_reason
+
+    reasons = sorted({sound_reason(use.font) for use in sound})
+    share = sum(use.glyphs for use in sound) / content.glyphs
+    return (f"{share:.0%} of the glyphs drawn reach Unicode by a route the specification makes "
+            f"sound ({'; '.join(reasons)}): not judged by language")
 
 
 def _shift_found(what: str, shift: Any, score: float | None) -> _Decision:
@@ -778,8 +834,8 @@ def _weak_ocr_layer(
     content: PageContent, verdict: LanguageJudgement, text: str = ""
 ) -> _Decision | None:
     """An OCR layer (mostly invisible text) that barely reads: the wrong language was OCR'd."""
-    if not verdict.passes or content.invisible_glyphs * 2 <= content.glyphs:
-        return None
+    if not verdict.passes or verdict.lang is None or content.invisible_glyphs * 2 <= content.glyphs:
+        return None  # no OCR layer, or none with letters to judge (numbers only)
     if verdict.score >= verdict.threshold + OCR_MARGIN:
         if verdict.score >= verdict.threshold + 2 * OCR_MARGIN:
             return None
@@ -828,8 +884,8 @@ def _odd_font(
     allowed = _bad_within_limit(content, settings)
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         share = use.glyphs / content.glyphs
-        if share <= settings.max_bad_glyphs:
-            continue  # too small to matter
+        if share <= settings.max_bad_glyphs or use.sound:
+            continue  # too small to matter, or its route is sound
         words = _font_words(use, allowed)
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
@@ -838,7 +894,7 @@ def _odd_font(
         # shifted map moves capitals and spaces below U+0020): the shift search may decide.
         declared_shift = (alone.passes is None and use.bad_glyphs > 0
                           and _CONTROLS.search(use.text) is not None)
-        if alone.passes is not False and not declared_shift:
+        if alone.passes is not False and not declared_shift or not_running_words(words):
             continue
         name = f"font {use.font.name} ({share:.0%} of the glyphs drawn)"
         from .textrepair import find_shift
@@ -883,7 +939,7 @@ def _rare_letters(
     lines: list[str] = []
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         font = use.font
-        if font.has_account or not may_check(font):
+        if font.has_account or use.sound or not may_check(font):
             continue
         found = agreement(letter_counts(use.codes, font.unicode))
         if found is None or found.agrees:
@@ -925,7 +981,7 @@ def _pooled_font(
     for use in sorted(content.fonts, key=lambda u: -u.glyphs):
         before = earlier.get(use.font)
         share = use.glyphs / content.glyphs
-        if before is None or share <= settings.max_bad_glyphs:
+        if before is None or share <= settings.max_bad_glyphs or use.sound:
             continue
         if _has_words(use.text, POOL_WORDS):
             continue  # enough words to have been judged on this page alone (a cheap look)
@@ -933,7 +989,7 @@ def _pooled_font(
         if len(_WORD.findall(words)) < MIN_FONT_WORDS:
             continue
         pooled = judge(words, model=model, lang=settings.lang)
-        if pooled.passes is not False:
+        if pooled.passes is not False or not_running_words(words):
             if pooled.passes and len(words) >= FontTrust.POOL_CHARS:
                 trust.pool_reads(use.font)
             continue

@@ -225,6 +225,13 @@ def _terminate_as_interrupt() -> Any:
 
 
 def settings_from_args(args: argparse.Namespace) -> CheckSettings:
+    if args.lang:
+        from .langmodel import LetterPairModel, known_language
+
+        model = LetterPairModel.load(args.model) if args.model else None
+        if not known_language(args.lang, model):
+            raise UsageError(f"--lang {args.lang}: not a language the model knows "
+                             "(an ISO 639 code such as en, fr or zh-cn)")
     try:
         settings = CheckSettings(
             max_bad_glyphs=args.max_bad_glyphs,

@@ -116,6 +116,16 @@ class FontUse:
     text: str = field(default="", repr=False)
     _codes: Counter[int] = field(default_factory=Counter, repr=False)
     _counted: bool = field(default=False, repr=False)
+    _sound: bool | None = field(default=None, repr=False)
+
+    @property
+    def sound(self) -> bool:
+        """Is this use's route sound by the specification? (see :mod:`.soundroute`; once)"""
+        if self._sound is None:
+            from .soundroute import is_sound
+
+            self._sound = is_sound(self)
+        return self._sound
 
     @property
     def codes(self) -> Counter[int]:

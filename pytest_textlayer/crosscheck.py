@@ -41,6 +41,8 @@ from typing import Any
 MIN_LETTERS = 6
 #: Share of the compared letters that must disagree before the ToUnicode is called wrong.
 MIN_DISAGREE = 0.5
+#: Characters one glyph may be given before the program's account of it proves nothing.
+MAX_SHARED = 4
 #: A shifted map may give non-letters for letters only this close to them (code points).
 MAX_NEAR = 0x80
 
@@ -86,7 +88,8 @@ class Contradiction:
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    # A soft hyphen is the hyphen glyph's other name (Latin-1 put one where WinAnsi has none).
+    return unicodedata.normalize("NFKC", text).casefold().replace("\xad", "-")
 
 
 #: Cyrillic and Greek letters (case-folded) drawn like a Latin one in either case: a font may
@@ -172,6 +175,28 @@ def compare(
         return None
     return Contradiction(source, frozenset(compared), frozenset(codes), offset,
                          {c: pairs[c] for c in codes})
+
+
+def confirmed(
+    tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], drawn: Mapping[int, int]
+) -> tuple[int, int]:
+    """(glyphs whose ToUnicode value the program's own account gives too, glyphs it accounts
+    for) among `drawn`: how far the font program vouches for the map on one page.
+
+    Unlike :func:`compare`, every kind of character counts (digits, punctuation and spaces
+    are named too), so a table of figures is vouched for as well as prose.
+    """
+    agree = covered = 0
+    for code, n in drawn.items():
+        texts = own.get(code)
+        value = tounicode.get(code)
+        if not texts or not value or len(texts) > MAX_SHARED:
+            continue  # a glyph given many characters (a glyphless OCR font's) vouches for none
+        covered += n
+        folded = _fold(value)
+        if any(_fold(t) == folded or _lookalike(folded, _fold(t)) for t in texts):
+            agree += n
+    return agree, covered
 
 
 def name_texts(names: Mapping[int, str], zapf: bool = False) -> dict[int, frozenset[str]]:

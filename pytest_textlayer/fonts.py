@@ -122,6 +122,15 @@ class FontInfo:
     #: Set by :attr:`contradiction`: the font's program or names gave an account of its glyphs
     #: (so its widths need not be measured).
     has_account: bool = field(default=False, repr=False)
+    #: Set by :attr:`contradiction`: the program's own texts per code (see crosscheck.confirmed).
+    account_texts: Mapping[int, frozenset[str]] = field(default_factory=dict, repr=False)
+    #: The font has a ToUnicode stream (its route is the producer's claim, to be vouched for).
+    tounicode: bool = False
+    #: Flag 3 of the descriptor without flag 6: the font selects glyphs by code, not by name.
+    symbolic: bool = False
+    #: Zero-argument callable giving the glyph names an embedded Type1/CFF program holds, for
+    #: a simple font that selects glyphs by the names of a stock encoding (see soundroute).
+    held_names: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -189,6 +198,7 @@ class FontInfo:
         try:
             own, source = account()
             object.__setattr__(self, "has_account", bool(own))
+            object.__setattr__(self, "account_texts", own)
             found = compare(tounicode, own, source) if own else None
             if found is not None and recheck is not None:
                 again = recheck()
@@ -752,7 +762,11 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
                 if glyph not in held and code not in bad and glyph != "space":
                     bad[code] = "notinfont"
 
-    missing: str | None = "nocode"
+    # A code the encoding gives no glyph name selects .notdef. In a font that is not embedded
+    # (the standard 14, system fonts, Type3 procedures) that draws nothing: a line feed inside a
+    # string, a NUL padding a form field. Nothing legible is lost, so such codes are not bad. An
+    # embedded program may still draw a letter there by code (viewers fall back so), unmapped.
+    missing: str | None = "nocode" if embedded else None
     route = "agl" if differences else "encoding"
     status = FontStatus.USABLE
     problem: str | None = None
@@ -852,6 +866,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             embedded=embedded,
             program=kind,
             glyph_names=names,
+            tounicode=True,
+            symbolic=symbolic,
             own_account=(cmap.unicode, *_simple_account(names, zapf, subtype, symbolic, kind,
                                                         get_program)),
             width_account=(cmap.unicode, lambda: simple_widths(font)),
@@ -872,6 +888,8 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         embedded=embedded,
         program=kind,
         glyph_names=names,
+        symbolic=symbolic,
+        held_names=(lambda: get_program().names) if kind in ("Type1", "CFF", "OpenType") else None,
     )
 
 
@@ -1051,6 +1069,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             missing=fallback_missing,
             embedded=kind is not None,
             program=kind,
+            tounicode=True,
             lazy_program=(kind, data, cidfont) if kind is not None else None,
             own_account=(
                 (cmap.unicode, lambda: program_texts(kind, data, cidfont), None)

@@ -760,6 +760,17 @@ def _lang_matches(model_lang: str, wanted: str) -> bool:
     return False
 
 
+def known_language(wanted: str, model: LetterPairModel | None = None) -> bool:
+    """Does `wanted` (as `--lang` takes it) name a language of the model (the reference)?"""
+    languages = (model or reference_model()).languages
+    return any(_lang_matches(code, wanted) for code in languages)
+
+
+def speaks(found: str | None, wanted: str) -> bool:
+    """Is `wanted` among the languages `found` by :func:`best_language` (``ja+en``)?"""
+    return found is not None and any(_lang_matches(part, wanted) for part in found.split("+"))
+
+
 def _group_pairs(counts: Counter[str]) -> tuple[dict[str, dict[str, int]], int]:
     """Split pair counts by writing system; returns (per group, pairs joining two alphabets)."""
     groups: dict[str, dict[str, int]] = {}

@@ -75,8 +75,8 @@ def _table(info: FontInfo) -> dict[int, str]:
 
 def decodes_fully(info: FontInfo) -> bool:
     """Can this font's codes be turned into the text readers give, without external tables?"""
-    return (bool(info.unicode) or info.missing is not None or info.codes_are_utf16
-            or bool(builtin_symbol_text(info)))
+    return (bool(info.unicode) or bool(info.bad) or info.missing is not None
+            or info.codes_are_utf16 or bool(builtin_symbol_text(info)))
 
 
 def builtin_symbol_text(info: FontInfo) -> dict[int, str]:

@@ -398,9 +398,13 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
 
     A font whose route looks fine but draws on a page the classifier found
     bad may carry a scrambled or shifted ToUnicode; :func:`_recover` decides
-    whether its codes are opened.
+    whether its codes are opened. A font whose route is sound by the
+    specification (see :mod:`.soundroute`) is never rewritten for sharing a
+    page with a bad one: its map is the truth, and a "repair" could only
+    lose the text it gives.
     """
     from . import fonts, recover
+    from .soundroute import font_is_sound
 
     plans: list[_Plan] = []
     for usage in recover.collect_fonts(pdf).values():
@@ -410,6 +414,8 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
             info = None
         codes = usage.codes()
         bad = set(codes) if info is None else {c for c in codes if info.is_bad_code(c)}
+        if not bad and info is not None and font_is_sound(info, codes):
+            continue
         if bad or bad_pages & set(usage.pages):
             plans.append(_Plan(usage, info, bad, flagged=bool(bad)))
     return plans

@@ -390,8 +390,21 @@ def test_differences_names(names: list[str], route: str, status: FontStatus) -> 
         assert info.problem is not None and names[0] in info.problem
 
 
-def test_winansi_codes_below_space_are_bad() -> None:
-    info, codes, bad = only_font(simple_pdf(None, bytes([1, 2, 3, 65])))
+def test_winansi_codes_without_a_glyph_draw_nothing_in_a_font_not_embedded() -> None:
+    """A line feed inside a string, NULs padding a field: .notdef of a standard font draws
+    nothing, so nothing legible is lost (the wild corpus's qpdf and pdfcpu samples)."""
+    info, codes, bad = only_font(simple_pdf(None, bytes([1, 2, 3, 10, 65])))
+    assert info.status is FontStatus.USABLE and bad == 0
+    assert info.judge_use(codes)[0] is FontStatus.USABLE
+
+
+def test_winansi_codes_without_a_glyph_are_bad_in_an_embedded_program() -> None:
+    """An embedded program may still draw a letter at such a code (viewers fall back to it)."""
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                              BaseFont=pikepdf.Name("/TestCFF"),
+                              Encoding=pikepdf.Name.WinAnsiEncoding)
+    data = cff_font_pdf(font, cff_program(("A", "B", "C")), "Type1C", bytes([1, 2, 3, 65]))
+    info, codes, bad = only_font(data)
     assert info.status is FontStatus.USABLE  # the font is fine...
     assert bad == 3  # ...the codes drawn have no glyph in WinAnsiEncoding
     assert info.judge_use(codes)[0] is FontStatus.SEVERED

@@ -25,22 +25,33 @@ PROSE = (
 REUSED = "not judged again"
 
 
+#: Monospaced TrueType subsets whose ToUnicode nothing in the program vouches for (reportlab
+#: keeps no post names, and equal widths rank nothing): the language rung judges their text.
+#: The standard 14 fonts would not do: their route is sound, and language never judges them.
+MONO = Path("/usr/share/fonts/truetype/dejavu")
+BODY, BOLD, OTHER = "DejaVuSansMono", "DejaVuSansMono-Bold", "DejaVuSansMono-Oblique"
+
+
 def prose_pdf(pages: int, *, invisible_on: int = 0, other_font_on: int = 0,
               bold_lines: dict[int, int] | None = None) -> bytes:
-    """Pages of Helvetica prose; `bold_lines` maps a page to how many lines are in bold."""
+    """Pages of monospaced prose; `bold_lines` maps a page to how many lines are in bold."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen import canvas
 
+    for name in (BODY, BOLD, OTHER):
+        pdfmetrics.registerFont(TTFont(name, str(MONO / f"{name}.ttf")))
     out = io.BytesIO()
     c = canvas.Canvas(out, invariant=1)
     for n in range(1, pages + 1):
         text = c.beginText(40, 800)
-        text.setFont("Courier" if n == other_font_on else "Helvetica", 9)
+        text.setFont(OTHER if n == other_font_on else BODY, 9)
         if n == invisible_on:
             text.setTextRenderMode(3)
         bold = (bold_lines or {}).get(n, 0)
         for line in range(45):
-            text.setFont("Helvetica-Bold" if line < bold else
-                         "Courier" if n == other_font_on else "Helvetica", 9)
+            text.setFont(BOLD if line < bold else
+                         OTHER if n == other_font_on else BODY, 9)
             text.textLine((PROSE * 2)[line % 40:line % 40 + 95])
         c.drawText(text)
         c.showPage()

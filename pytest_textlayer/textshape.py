@@ -1,0 +1,76 @@
+"""Is a text shaped like running words? Only such text may be condemned for reading as no language.
+
+The letter-pair model knows how languages read; it knows nothing of what
+else pages carry. A character chart of a font's repertoire, an alphabet,
+fill text (``xxxx``, ``AAAA AAAA``) and grids of single symbols read as no
+language because they are none, not because their map is wrong. A wrong
+map keeps the shape of the words it garbles (a scrambled or shifted map
+moves letters, not spaces), so the shape is tested on the text as mapped:
+
+* fill text: the letters are few kinds (at most :data:`MAX_FILL_LETTERS`
+  distinct ones over many);
+* a chart or grid: most tokens that hold a letter are that letter alone;
+* an alphabet or a code table: most neighbouring letters inside tokens are
+  consecutive code points (``abcd efgh``, ``ABCDEFG``).
+
+Scripts written without spaces (Han, kana, Thai) are never called a grid:
+their tokens are phrases, and a single character there is a word; nor are
+words cut between their glyph runs, whose pieces start with combining marks.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Letters a text must hold before its shape says anything.
+MIN_LETTERS = 12
+#: Distinct letters at most of fill text.
+MAX_FILL_LETTERS = 3
+#: Share of single-character tokens that makes a chart or a grid.
+GRID_SHARE = 0.6
+#: Share of tokens starting with a combining mark above which single characters are pieces of
+#: words cut apart, not a grid (a chart of a whole repertoire holds few marks).
+MAX_MARK_TOKENS = 0.1
+#: Share of neighbouring letters one code point apart that makes an alphabet.
+SEQUENCE_SHARE = 0.5
+
+
+def not_running_words(text: str) -> str | None:
+    """Why `text` is not running words (for the evidence); None when it is, or says too little."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < MIN_LETTERS:
+        return None
+    kinds = len(set(c.casefold() for c in letters))
+    if kinds <= MAX_FILL_LETTERS:
+        return f"fill text: {len(letters)} letters of {kinds} kind(s)"
+    tokens = text.split()
+    # Tokens with letters and no digit: a chart's code labels (#41, U+00E9) are left out.
+    lettered = [t for t in tokens if any(c.isalpha() for c in t)
+                and not any(c.isdigit() for c in t)]
+    single = sum(1 for t in lettered if len(t) == 1)
+    if (lettered and single >= GRID_SHARE * len(lettered) and not _unspaced_script(letters)
+            and not _split_clusters(lettered)):
+        return (f"a chart or grid: {single} of {len(lettered)} tokens with letters are single "
+                "characters")
+    pairs = steps = 0
+    for token in tokens:
+        for a, b in zip(token, token[1:], strict=False):
+            if a.isalpha() and b.isalpha():
+                pairs += 1
+                steps += ord(b) - ord(a) == 1
+    if pairs and steps >= SEQUENCE_SHARE * pairs:
+        return f"an alphabet or code table: {steps} of {pairs} neighbouring letters are in order"
+    return None
+
+
+def _split_clusters(tokens: list[str]) -> bool:
+    """Tokens that start with a combining mark: an Indic or Arabic word cut between its glyph
+    runs (a vowel sign drawn apart), whose pieces are single characters without being a grid."""
+    marks = sum(1 for t in tokens if unicodedata.category(t[0]).startswith("M"))
+    return marks >= MAX_MARK_TOKENS * len(tokens)
+
+
+def _unspaced_script(letters: list[str]) -> bool:
+    """Mostly letters of scripts written without spaces between words (CJK, Thai, Lao...)."""
+    unspaced = sum(1 for c in letters if ord(c) >= 0x2E80 or 0x0E00 <= ord(c) <= 0x0EFF)
+    return unspaced * 2 > len(letters)
