@@ -299,10 +299,10 @@ def find_shift(text: str, model: LetterPairModel | None = None, *,
     if reads_clearly(langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS),
                      sample):
         return None
-    whole = _whole_shift(text, model, lang)
-    if whole is not None:
-        return whole
-    return _segment_shift(text, model, lang)
+    found = _whole_shift(text, model, lang) or _segment_shift(text, model, lang)
+    if found is not None and "".join(found.text.split()) == "".join(text.split()):
+        return None  # a shift that changes nothing repairs nothing (its codes moved nowhere)
+    return found
 
 
 _SEPARATOR = re.compile(r"(\n|[ \t\u00a0]{2,})")
