@@ -249,12 +249,31 @@ def find_pdfs(paths: Sequence[str]) -> list[str]:
     found: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            found.extend(str(p) for p in sorted(path.rglob("*"))
-                         if p.suffix.lower() == ".pdf" and p.is_file())
+        try:
+            folder = path.is_dir()
+        except OSError:  # inside a folder that cannot be searched: the file's read says why
+            folder = False
+        if folder:
+            found.extend(_walk_pdfs(path))
         else:
             found.append(raw)
     return found
+
+
+def _walk_pdfs(root: Path) -> list[str]:
+    """PDFs under `root`, sorted; a folder that cannot be read is one more path, so the run
+    reports it as an error (a gate must not pass files it never read). Links to folders are
+    not followed: a `self -> .` link would list every PDF again and again."""
+    found: list[str] = []
+
+    def refused(exc: OSError) -> None:
+        found.append(exc.filename or str(root))
+
+    for folder, dirs, files in os.walk(root, onerror=refused):
+        dirs.sort()
+        found.extend(str(Path(folder) / f) for f in sorted(files)
+                     if f.lower().endswith(".pdf") and (Path(folder) / f).is_file())
+    return sorted(found)
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:

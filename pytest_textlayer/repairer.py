@@ -209,9 +209,13 @@ def _check_paths(
         raise InputError(str(src), "no such file")
     if src.is_dir():
         raise InputError(str(src), "is a directory, not a PDF")
-    same = dst.exists() and os.path.samefile(src, dst)
-    if same or src.resolve() == dst.resolve():
+    try:
+        same = dst.exists() and os.path.samefile(src, dst) or src.resolve() == dst.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: refused below as a link
+        same = False
+    if same:
         raise UsageError(f"{dst}: output is the input file; write the repaired copy elsewhere")
+    _refuse_special_output(dst)
     if dst.is_dir():
         raise UsageError(f"{dst}: output is a directory; give a file name")
     parent = dst.parent if str(dst.parent) else Path(".")
@@ -222,6 +226,23 @@ def _check_paths(
     if dst.exists() and not os.access(dst, os.W_OK):
         raise UsageError(f"{dst}: output file is not writable")
     return src, dst
+
+
+def _refuse_special_output(dst: Path) -> None:
+    """OUT is replaced by a rename: a device, a FIFO or a socket would be replaced, not
+    written to, and a symbolic link would lose its target; refuse them all."""
+    import stat
+
+    try:
+        st = os.lstat(dst)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"{dst}: output cannot be looked up: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise UsageError(f"{dst}: output is a symbolic link; give the file it should be")
+    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"{dst}: output is a device, FIFO or socket, not a file")
 
 
 def _write_atomically(

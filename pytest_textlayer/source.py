@@ -54,6 +54,9 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
                 if fh.read(1):
                     raise InputError(label, "file is growing while it is read")
         except IsADirectoryError:
+            if not os.access(path, os.R_OK | os.X_OK):  # a folder the search could not open
+                raise InputError(label, "a folder that cannot be read (permission denied)") \
+                    from None
             raise InputError(label, "is a directory, not a PDF") from None
         except FileNotFoundError:
             raise InputError(label, "no such file") from None
@@ -63,7 +66,13 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
             raise InputError(label, exc.strerror or str(exc)) from None
     elif hasattr(pdf, "read"):
         label = name or str(getattr(pdf, "name", "<stream>"))
-        raw: Any = pdf.read()
+        if isinstance(pdf, io.TextIOBase):  # reading would decode the PDF's bytes as text
+            raise InputError(label, "file object is open in text mode; open it with 'rb'")
+        try:
+            raw: Any = pdf.read()
+        except UnicodeDecodeError:
+            raise InputError(label, "file object is open in text mode; open it with 'rb'") \
+                from None
         if isinstance(raw, str):
             raise InputError(label, "file object is open in text mode; open it with 'rb'")
         data = bytes(raw)

@@ -1,0 +1,100 @@
+"""Paths at the edges: outputs that are not plain files, folders that cannot be read."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.generators import generate
+
+EXE = Path(sys.executable).with_name("textlayer")
+CMD = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "pytest_textlayer"]
+#: Runs a command without the capabilities that let root read any folder.
+NO_DAC = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-all"]
+
+
+def run(*args: str, unprivileged: bool = False) -> subprocess.CompletedProcess[str]:
+    prefix = NO_DAC if unprivileged else []
+    return subprocess.run([*prefix, *CMD, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    return generate("readable").write(tmp_path / "good.pdf")
+
+
+def _special_outputs(tmp_path: Path) -> list[Path]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    outs = [fifo]
+    if os.geteuid() == 0:  # a private copy of /dev/null, never the real one
+        null = tmp_path / "null"
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        outs.append(null)
+    dangling = tmp_path / "dangling.pdf"
+    dangling.symlink_to(tmp_path / "nowhere" / "x.pdf")
+    loop = tmp_path / "loop.pdf"
+    loop.symlink_to(loop)
+    return [*outs, dangling, loop]
+
+
+def test_repair_refuses_outputs_that_are_not_plain_files(tmp_path: Path, good: Path) -> None:
+    for out in _special_outputs(tmp_path):
+        before = os.lstat(out)
+        done = run("repair", str(good), "-o", str(out), "--ocr", "never")
+        assert done.returncode == 2, (out, done.stderr)
+        assert done.stderr.count("\n") == 1 and str(out) in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+        after = os.lstat(out)
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+
+
+needs_setpriv = pytest.mark.skipif(shutil.which("setpriv") is None or os.geteuid() != 0,
+                                   reason="drops root's capabilities with setpriv")
+
+
+@needs_setpriv
+def test_an_unreadable_folder_is_an_error_not_a_silent_pass(tmp_path: Path, good: Path) -> None:
+    tree = tmp_path / "tree"
+    (tree / "ok").mkdir(parents=True)
+    (tree / "locked").mkdir()
+    shutil.copy(good, tree / "ok" / "a.pdf")
+    shutil.copy(good, tree / "locked" / "b.pdf")
+    (tree / "locked").chmod(0)
+    try:
+        done = run("check", str(tree), unprivileged=True)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "locked: a folder that cannot be read (permission denied)" in done.stderr
+        assert "a.pdf" in done.stdout
+        alone = run("check", str(tree / "locked"), unprivileged=True)
+        assert alone.returncode == 2 and "permission denied" in alone.stderr
+        both = run("check", str(tree / "ok" / "a.pdf"), str(tree / "locked" / "b.pdf"),
+                   "--json", unprivileged=True)
+        assert both.returncode == 2 and '"path"' in both.stdout and "a.pdf" in both.stdout
+        assert '"error": "permission denied"' in both.stdout
+    finally:
+        (tree / "locked").chmod(0o755)
+
+
+def test_a_folder_linking_to_itself_lists_each_pdf_once(tmp_path: Path, good: Path) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(good, tree / "a.pdf")
+    (tree / "self").symlink_to(".")
+    done = run("check", str(tree), "--jsonl", "-")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 1
+
+
+def test_a_file_opened_in_text_mode_is_the_documented_error(good: Path) -> None:
+    from pytest_textlayer import classify
+
+    with open(good, encoding="utf-8") as fh:
+        report = classify(fh)  # type: ignore[arg-type]
+    assert report.error is not None and "open it with 'rb'" in report.error
