@@ -16,6 +16,8 @@ with one line per file.
 
 from __future__ import annotations
 
+import base64
+import string
 import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -138,8 +140,109 @@ def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], 
             yield obj.objgen, "is larger than"
         elif len(names) == 1 and len(raw) * MAX_DEFLATE_RATIO <= limit:
             continue  # one deflate pass cannot reach the limit: nothing to inflate
-        elif names and names[0] in ("/FlateDecode", "/Fl") and inflated_size(raw, limit) > limit:
+        elif names and decoded_size(raw, names, limit) > limit:
             yield obj.objgen, "inflates to more than"
+
+
+#: Filters whose output the pre-check decodes, bounded; the others (images' DCT, JPX, JBIG2,
+#: CCITT; Crypt) end the chain: the classifier never decodes them.
+_FLATE, _HEX, _A85, _RL, _LZW = (("/FlateDecode", "/Fl"), ("/ASCIIHexDecode", "/AHx"),
+                                 ("/ASCII85Decode", "/A85"), ("/RunLengthDecode", "/RL"),
+                                 ("/LZWDecode", "/LZW"))
+
+
+def decoded_size(raw: bytes, names: list[str], limit: int) -> int:
+    """How many bytes a filter chain decodes `raw` to, counting at most about ``limit + 1``.
+
+    Every layer is decoded with its output cut past the limit, so a chain of
+    deflates (18 KB that are 4 GiB inside) costs at most the limit in memory
+    and time, not the bomb's size. Predictors never enlarge data: not applied.
+    """
+    data = raw
+    for name in names:
+        if name in _FLATE:
+            data = _inflate(data, limit)
+        elif name in _HEX:
+            digits = bytes(c for c in data.split(b">", 1)[0] if chr(c) in string.hexdigits)
+            data = bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))
+        elif name in _A85:
+            try:
+                data = base64.a85decode(data.split(b"~>", 1)[0] + b"~>", adobe=True)
+            except ValueError:
+                return len(data)  # damaged: decoding stops here, as qpdf's would
+        elif name in _RL:
+            data = _run_length(data, limit)
+        elif name in _LZW:
+            data = _lzw(data, limit)
+        else:
+            break
+        if len(data) > limit:
+            return len(data)
+    return len(data)
+
+
+def _inflate(raw: bytes, limit: int) -> bytes:
+    inflater = zlib.decompressobj()
+    out = bytearray()
+    data = raw
+    try:
+        while data and len(out) <= limit:
+            out += inflater.decompress(data, min(_CHUNK, limit + 1 - len(out)) or 1)
+            data = inflater.unconsumed_tail
+    except zlib.error:
+        pass  # damaged data stops where qpdf would stop too
+    return bytes(out)
+
+
+def _run_length(raw: bytes, limit: int) -> bytes:
+    out = bytearray()
+    i = 0
+    while i < len(raw) and len(out) <= limit:
+        n = raw[i]
+        if n == 128:
+            break
+        if n < 128:
+            out += raw[i + 1:i + 2 + n]
+            i += n + 2
+        else:
+            out += raw[i + 1:i + 2] * (257 - n)
+            i += 2
+    return bytes(out)
+
+
+def _lzw(raw: bytes, limit: int) -> bytes:
+    """LZW as PDF uses it (EarlyChange 1, codes of 9 to 12 bits), cut past the limit."""
+    out = bytearray()
+    table: list[bytes] = [bytes([i]) for i in range(256)] + [b"", b""]
+    width, bits, value, previous = 9, 0, 0, b""
+    for byte in raw:
+        value = value << 8 | byte
+        bits += 8
+        while bits >= width:
+            bits -= width
+            code = value >> bits & ((1 << width) - 1)
+            if code == 256:  # clear
+                table = table[:258]
+                width, previous = 9, b""
+                continue
+            if code == 257:  # end of data
+                return bytes(out)
+            if code < len(table):
+                entry = table[code]
+                if previous:
+                    table.append(previous + entry[:1])
+            elif previous:
+                entry = previous + previous[:1]
+                table.append(entry)
+            else:
+                return bytes(out)  # damaged
+            out += entry
+            if len(out) > limit:
+                return bytes(out)
+            previous = entry
+            if len(table) + 1 >= 1 << width and width < 12:
+                width += 1
+    return bytes(out)
 
 
 def inflated_size(raw: bytes, limit: int) -> int:

@@ -498,3 +498,85 @@ def test_a_long_repair_shows_the_seconds_on_a_terminal_only(tmp_path: Path) -> N
     piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert piped.stderr == (f"textlayer: error: {slow}: took longer than the limit of 4 s "
                             "(--timeout)\n")
+
+
+def _double_bomb(size: int) -> bytes:
+    """A readable page whose content stream is deflated twice: tiny on disk, `size` inside."""
+    import io
+    import zlib
+
+    import pikepdf
+
+    pdf = pikepdf.open(io.BytesIO(generate("readable").pdf))
+    inner = zlib.compress(b" " * size, 9)
+    stream = pikepdf.Stream(pdf, zlib.compress(inner, 9))
+    stream.Filter = pikepdf.Array([pikepdf.Name.FlateDecode, pikepdf.Name.FlateDecode])
+    pdf.pages[0].Contents = pdf.make_indirect(stream)
+    out = io.BytesIO()
+    pdf.save(out, compress_streams=False)
+    return out.getvalue()
+
+
+def test_a_chain_of_deflates_is_bounded_by_what_it_inflates_to() -> None:
+    """The issue's bomb: /Filter [/FlateDecode /FlateDecode], 18 KB on disk, GiB inside."""
+    bomb = _double_bomb(256 * MIB)
+    assert len(bomb) < 64 * 1024
+    [outcome] = run_guarded([(bomb, "bomb.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=8 * MIB))
+    assert outcome.kind == INPUT and outcome.report.error is not None
+    assert "inflates to more than 8 MiB" in outcome.report.error
+    assert outcome.peak_rss < 400 * MIB
+
+
+def _lzw_encode(data: bytes) -> bytes:
+    """PDF's LZW (EarlyChange 1), as a test oracle's input: qpdf decodes it back."""
+    table = {bytes([i]): i for i in range(256)}
+    codes, word, following = [256], b"", 258
+    for byte in data:
+        grown = word + bytes([byte])
+        if grown in table:
+            word = grown
+            continue
+        codes.append(table[word])
+        table[grown], following, word = following, following + 1, bytes([byte])
+        if following >= 4094:
+            codes.append(256)
+            table, following = {bytes([i]): i for i in range(256)}, 258
+    codes += [table[word], 257] if word else [257]
+    out, value, bits, size, width, first = bytearray(), 0, 0, 258, 9, True
+    for code in codes:
+        value, bits = value << width | code, bits + width
+        while bits >= 8:
+            bits -= 8
+            out.append(value >> bits & 255)
+        if code == 256:
+            size, width, first = 258, 9, True
+            continue
+        if code == 257:
+            break
+        size += not first
+        first = False
+        if size + 1 >= 1 << width and width < 12:
+            width += 1
+    if bits:
+        out.append(value << (8 - bits) & 255)
+    return bytes(out)
+
+
+def test_every_decoder_of_the_precheck_agrees_with_qpdf() -> None:
+    import pikepdf
+
+    from pytest_textlayer.limits import decoded_size
+
+    text = b"The committee reviewed the annual report. " * 400 + bytes(range(256)) * 30
+    run_length = bytes([2]) + b"abc" + bytes([256 - 99, ord("z")]) + bytes([128])
+    hexed = text[:500].hex().encode() + b">"
+    cases = [(["/LZWDecode"], _lzw_encode(text)), (["/RunLengthDecode"], run_length),
+             (["/ASCIIHexDecode"], hexed)]
+    pdf = pikepdf.new()
+    for names, raw in cases:
+        stream = pikepdf.Stream(pdf, raw)
+        stream.Filter = pikepdf.Array([pikepdf.Name(n) for n in names])
+        decoded = stream.read_bytes(pikepdf.StreamDecodeLevel.all)
+        assert decoded_size(raw, names, 10 * MIB) == len(decoded), names
+    assert decoded_size(_lzw_encode(text), ["/LZWDecode"], 1000) <= 1000 + 4096
