@@ -273,7 +273,9 @@ class CollectScope:
 
     def name_argument(self, arg: str) -> None:
         """A command-line argument (``path`` or ``path::test``)."""
-        target = (self.invocation_dir / arg.split("::")[0]).resolve()
+        target = _resolved(self.invocation_dir / arg.split("::")[0])
+        if target is None:
+            return  # a link loop or a folder that cannot be searched: pytest itself reports it
         if target.is_dir():
             self.dirs.append(target)
             self.wanted_dirs.add(target)
@@ -283,7 +285,7 @@ class CollectScope:
 
     def expand_globs(self, args: Iterable[str]) -> list[str]:
         """The files the globs match, named; returns those `args` do not already hold."""
-        have = {(self.invocation_dir / a.split("::")[0]).resolve() for a in args}
+        have = {_resolved(self.invocation_dir / a.split("::")[0]) for a in args}
         new: list[str] = []
         for pattern in self.globs:
             for match in sorted(self.glob_root.glob(pattern)):
@@ -340,3 +342,14 @@ def parse_timeout(cli: str | None, cli_name: str, ini: str | None, ini_name: str
     if seconds < 0 or seconds != seconds:
         raise SettingError(f"{where}: expected 0 (no limit) or more seconds, not {value!r}")
     return seconds or None
+
+
+def _resolved(path: Path) -> Path | None:
+    """`path` resolved, or None where it cannot be looked up (a symlink loop, a folder
+    without search permission): collection must not crash on what pytest reports itself."""
+    try:
+        target = path.resolve()
+        target.is_dir()  # raises for a path inside a folder that cannot be searched
+    except (OSError, RuntimeError):
+        return None
+    return target

@@ -98,3 +98,15 @@ def test_a_file_opened_in_text_mode_is_the_documented_error(good: Path) -> None:
     with open(good, encoding="utf-8") as fh:
         report = classify(fh)  # type: ignore[arg-type]
     assert report.error is not None and "open it with 'rb'" in report.error
+
+
+@pytest.mark.parametrize("textlayer", [[], ["--textlayer"]])
+def test_pytest_names_a_path_it_cannot_look_up_as_pytest_does(
+        tmp_path: Path, textlayer: list[str]) -> None:
+    """A symlink loop given as an argument: pytest's own 'not found' (exit 4), no INTERNALERROR."""
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    done = subprocess.run([sys.executable, "-m", "pytest", "loop", "-p", "no:cacheprovider",
+                           *textlayer], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "INTERNALERROR" not in done.stdout + done.stderr
