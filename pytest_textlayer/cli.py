@@ -96,13 +96,18 @@ def _add_html(p: argparse.ArgumentParser) -> None:
                    help="draw at most N bad pages in the HTML report (default 20)")
 
 
-def _add_limits(p: argparse.ArgumentParser) -> None:
+#: A repair's time limit: OCR of a long scan takes minutes (about 1.3 s a page here), not hours.
+REPAIR_TIMEOUT = 1800.0
+
+
+def _add_limits(p: argparse.ArgumentParser, *, repair: bool = False) -> None:
     g = p.add_argument_group("limits per document (0 turns one off)")
-    g.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"kill a document's worker after this long (default {DEFAULT_TIMEOUT:g})")
+    timeout, stop, who = ((REPAIR_TIMEOUT, "stop the repair", "the repairing process") if repair
+                          else (DEFAULT_TIMEOUT, "kill a document's worker", "one worker process"))
+    g.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+                   help=f"{stop} after this long (default {timeout:g})")
     g.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY // MIB, metavar="MB",
-                   help="address space of one worker process in MiB "
-                        f"(default {DEFAULT_MAX_MEMORY // MIB})")
+                   help=f"address space of {who} in MiB (default {DEFAULT_MAX_MEMORY // MIB})")
     g.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES, metavar="N",
                    help=f"refuse documents with more pages (default {DEFAULT_MAX_PAGES})")
     g.add_argument("--max-stream-mb", type=int, default=DEFAULT_MAX_STREAM_BYTES // MIB,
@@ -120,13 +125,7 @@ def _add_repair(sub: Any) -> None:
     p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
     p.add_argument("--json", action="store_true", help="print the repair report as JSON")
     _add_html(p)
-    g = p.add_argument_group("limits (0 turns one off)")
-    g.add_argument("--timeout", type=float, default=0, metavar="SECONDS",
-                   help="stop the repair after this long (default 0: OCR of a long scan "
-                        "takes as long as it takes)")
-    g.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY // MIB, metavar="MB",
-                   help="address space of the repairing process in MiB "
-                        f"(default {DEFAULT_MAX_MEMORY // MIB})")
+    _add_limits(p, repair=True)
 
 
 def _add_generate(sub: Any) -> None:
@@ -457,13 +456,15 @@ def run_repair(args: argparse.Namespace) -> int:
     from .repairer import repair
     from .workers import run_isolated
 
-    if args.timeout < 0 or args.max_memory < 0:
-        raise UsageError("limits must not be negative")
     # A hostile file can make qpdf, PDFium or Tesseract loop or balloon: the repair runs in a
-    # process the limits can stop, and the input is never at risk either way.
-    limits = Limits(timeout=args.timeout or None,
-                    max_memory=args.max_memory * MIB if args.max_memory else None,
-                    max_pages=None, max_stream_bytes=None)
+    # process the limits can stop, and the input is never at risk either way. The page and
+    # stream limits are checked first, as check does.
+    limits = limits_from_args(args)
+    from .limits import precheck
+    from .source import read_source
+
+    if Path(args.input).is_file():  # a missing or odd IN is the repair's own one-line error
+        precheck(read_source(args.input), limits)
     ticker = _Ticker("repairing", args.input, sys.stderr)
     try:
         report = run_isolated(repair, (args.input, args.output),

@@ -110,3 +110,16 @@ def test_pytest_names_a_path_it_cannot_look_up_as_pytest_does(
                           timeout=120)
     assert done.returncode == 4, done.stdout + done.stderr
     assert "INTERNALERROR" not in done.stdout + done.stderr
+
+
+def test_repair_has_the_limits_check_has(good: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.pdf"
+    done = run("repair", str(good), "-o", str(out), "--ocr", "never", "--max-pages", "0")
+    assert done.returncode == 0, done.stderr  # 0 turns a limit off
+    out.unlink()
+    two = tmp_path / "two.pdf"
+    two.write_bytes(generate("readable", pages=2).pdf)
+    done = run("repair", str(two), "-o", str(out), "--ocr", "never", "--max-pages", "1")
+    assert done.returncode == 2 and "over the limit of 1 (--max-pages)" in done.stderr
+    assert not out.exists()
+    assert "default 1800" in run("repair", "--help").stdout
