@@ -318,6 +318,14 @@ def check_many(
     bar.done()
 
 
+def _clear_status_line() -> None:
+    """Erase the progress counter on a terminal before a result prints, so the two never share
+    a line (stdout and stderr are the same screen there); the counter is drawn again after."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
 class _Progress:
     """A one-line progress counter on a terminal's stderr, silent otherwise."""
 
@@ -431,6 +439,7 @@ def exit_status(reports: Sequence[DocumentReport]) -> ExitCode:
 
 def _print_report(report: DocumentReport, *, verbose: bool) -> None:
     stream = sys.stdout
+    _clear_status_line()
     if report.error is not None:
         print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
         return

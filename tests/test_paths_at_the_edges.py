@@ -123,3 +123,29 @@ def test_repair_has_the_limits_check_has(good: Path, tmp_path: Path) -> None:
     assert done.returncode == 2 and "over the limit of 1 (--max-pages)" in done.stderr
     assert not out.exists()
     assert "default 1800" in run("repair", "--help").stdout
+
+
+def test_on_a_terminal_the_progress_counter_never_shares_a_line_with_a_result(
+        tmp_path: Path) -> None:
+    import pty
+
+    files = [generate(family).write(tmp_path / f"{family}.pdf")
+             for family in ("readable", "severed", "blank")]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: textlayer with the pseudo-terminal as stdout and stderr
+        os.execv(CMD[0], [*CMD, "check", *map(str, files)])
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.waitpid(pid, 0)
+    screen = b"".join(chunks).decode("utf-8", "replace")
+    assert "PDF text layer is not readable" in screen
+    for line in screen.replace("\r\n", "\n").split("\n"):
+        shown = line.rsplit("\r", 1)[-1].replace("\x1b[K", "")  # what the terminal leaves
+        assert not ("[" in shown and "/3]" in shown and "PDF" in shown), repr(line)
