@@ -27,7 +27,7 @@ from .limits import (
     Limits,
 )
 from .model import DocumentReport, Verdict, summarise
-from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_pages
+from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_allow, parse_pages, parse_ratio
 
 PROG = "textlayer"
 
@@ -63,10 +63,11 @@ def _add_check_settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", type=Path, metavar="FILE",
                    help="letter-pair model written by 'textlayer fit'")
     p.add_argument("--pages", metavar="RANGES", help="check only these pages, e.g. 1-3,7")
-    p.add_argument("--max-bad-glyphs", type=float, default=DEFAULT_MAX_BAD_GLYPHS,
+    p.add_argument("--max-bad-glyphs", default=str(DEFAULT_MAX_BAD_GLYPHS),
                    metavar="SHARE",
                    help="share of a page's glyphs that may be bad before the page fails "
-                        f"(default {DEFAULT_MAX_BAD_GLYPHS}; 0 fails on a single bad glyph)")
+                        f"(0.05 or 5%%; default {DEFAULT_MAX_BAD_GLYPHS}; 0 fails on a single "
+                        "bad glyph)")
     p.add_argument("--password", default="", help="password of encrypted PDFs")
 
 
@@ -233,12 +234,12 @@ def settings_from_args(args: argparse.Namespace) -> CheckSettings:
                              "(an ISO 639 code such as en, fr or zh-cn)")
     try:
         settings = CheckSettings(
-            max_bad_glyphs=args.max_bad_glyphs,
+            max_bad_glyphs=parse_ratio(args.max_bad_glyphs, "--max-bad-glyphs"),
             lang=args.lang,
             model=args.model,
             pages=parse_pages(args.pages),
         )
-        return settings.allowing(Verdict.parse(v) for v in args.allow)
+        return settings.allowing(parse_allow(args.allow, "--allow"))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

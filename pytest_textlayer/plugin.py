@@ -28,14 +28,13 @@ from .pytest_settings import (
     MARKER_SIGNATURE,
     CollectScope,
     RawOptions,
-    SettingError,
     apply_marker,
     apply_overrides,
     describe,
     parse_timeout,
     resolve_base,
 )
-from .settings import CheckSettings
+from .settings import CheckSettings, SettingError
 
 if TYPE_CHECKING:
     from .generators import Fixture, PageTruth

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,3 +73,46 @@ def parse_pages(spec: str | Iterable[int] | None) -> frozenset[int] | None:
     if any(p < 1 for p in pages):
         raise ValueError("page numbers start at 1")
     return pages
+
+
+class SettingError(ValueError):
+    """One setting has a bad value; the message names where it came from and the value."""
+
+
+def parse_allow(value: str | Verdict | Iterable[str | Verdict], where: str) -> frozenset[Verdict]:
+    """`"absent,garbled"`, a list of words, or verdicts → a set of verdicts."""
+    items: list[str | Verdict]
+    if isinstance(value, (str, Verdict)):
+        items = [value]
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise SettingError(f"{where}: expected verdict names, not {value!r}") from None
+    words: list[str | Verdict] = []
+    for item in items:
+        if isinstance(item, Verdict):
+            words.append(item)
+        elif isinstance(item, str):
+            words.extend(w for w in re.split(r"[,\s]+", item) if w)
+        else:
+            raise SettingError(f"{where}: expected verdict names, not {item!r}")
+    out: set[Verdict] = set()
+    for word in words:
+        try:
+            out.add(word if isinstance(word, Verdict) else Verdict.parse(word))
+        except ValueError as exc:
+            raise SettingError(f"{where}: {exc}") from None
+    return frozenset(out)
+
+
+def parse_ratio(value: object, where: str) -> float:
+    """`0.05`, `"0.05"` or `"5%"` → 0.05; the share must lie in 0..1."""
+    text = str(value).strip()
+    try:
+        ratio = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise SettingError(f"{where}: {value!r} is not a share (use 0.05 or 5%)") from None
+    if isinstance(value, bool) or not 0.0 <= ratio <= 1.0:
+        raise SettingError(f"{where}: {value!r} is not between 0 and 1 (or 0% and 100%)")
+    return ratio

@@ -281,3 +281,12 @@ def test_output_that_cannot_be_written_is_one_line_and_status_2(pdfs: dict[str, 
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr == "textlayer: error: No space left on device\n"
+
+
+def test_check_reads_verdict_lists_and_shares_as_the_plugin_does(tmp_path: Path) -> None:
+    """One parser: `absent,shifted` and `5%` mean the same on the command line and in pytest."""
+    from pytest_textlayer.generators import generate
+
+    pdf = generate("shifted").write(tmp_path / "shifted.pdf")
+    assert main(["check", str(pdf), "--allow", "absent,shifted", "--max-bad-glyphs", "5%"]) == 0
+    assert main(["check", str(pdf), "--max-bad-glyphs", "150%"]) == 2

@@ -10,14 +10,17 @@ from pytest_textlayer.model import DEFAULT_OK, Verdict
 from pytest_textlayer.pytest_settings import (
     MARKER_KEYWORDS,
     RawOptions,
-    SettingError,
     apply_marker,
-    parse_allow,
-    parse_ratio,
     parse_timeout,
     resolve_base,
 )
-from pytest_textlayer.settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings
+from pytest_textlayer.settings import (
+    DEFAULT_MAX_BAD_GLYPHS,
+    CheckSettings,
+    SettingError,
+    parse_allow,
+    parse_ratio,
+)
 
 NONE = RawOptions()
 
