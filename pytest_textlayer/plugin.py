@@ -141,7 +141,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write a static HTML report (DIR/index.html): each bad page drawn with its "
         "glyph boxes, extracted text and fonts.",
     )
-    parser.addini("textlayer_allow", "page verdicts accepted besides blank and readable.")
+    parser.addini("textlayer_allow", "page verdicts accepted besides blank and readable.",
+                  type="linelist")
     parser.addini("textlayer_lang", "expected language (ISO 639 code).")
     parser.addini("textlayer_max_bad_glyphs", "share of unmappable glyphs a page may have.")
     parser.addini("textlayer_model", "letter-pair model file (relative to the ini file).")

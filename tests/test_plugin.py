@@ -129,7 +129,7 @@ def test_help_section_is_pinned(pytester: pytest.Pytester) -> None:
     )
     result.stdout.fnmatch_lines(
         [
-            "  textlayer_allow (string):*",
+            "  textlayer_allow (linelist):*",
             "  textlayer_lang (string):*",
             "  textlayer_max_bad_glyphs (string):*",
             "  textlayer_model (string):*",

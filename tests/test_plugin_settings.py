@@ -230,3 +230,14 @@ def test_time_limit_command_line_over_ini_over_default() -> None:
     for bad in ("soon", "-1", "nan"):
         with pytest.raises(SettingError, match="--t: expected"):
             parse_timeout(bad, "--t", None, "t")
+
+
+def test_textlayer_allow_takes_a_toml_list_under_both_tables(pytester: pytest.Pytester) -> None:
+    """pytest 9's native [tool.pytest] table refuses a list for a string key."""
+    from pytest_textlayer.generators import generate
+
+    generate("image-only").write(pytester.path / "scan.pdf")
+    for table in ("tool.pytest", "tool.pytest.ini_options"):
+        pytester.makefile(".toml", pyproject=f'[{table}]\ntextlayer_allow = ["absent"]\n')
+        result = pytester.runpytest("--textlayer", "scan.pdf", "-p", "no:cacheprovider")
+        assert result.ret == 0, (table, result.outlines[-5:])
