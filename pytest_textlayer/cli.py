@@ -76,9 +76,12 @@ def _add_check(sub: Any) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or directories of *.pdf")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="check N files in parallel (default 1)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="show every page, not only bad ones")
+                   help="check N files in parallel (default 1; 0: one per core)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true",
+                       help="show every page, not only bad ones")
+    shown.add_argument("-q", "--quiet", action="store_true",
+                       help="print only the summary line and errors (the exit code says the rest)")
     p.add_argument("--jsonl", metavar="FILE",
                    help="append one JSON line per finished document to FILE ('-' for stdout)")
     p.add_argument("--resume", metavar="FILE",
@@ -319,6 +322,13 @@ def check_many(
     bar.done()
 
 
+def _cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _clear_status_line() -> None:
     """Erase the progress counter on a terminal before a result prints, so the two never share
     a line (stdout and stderr are the same screen there); the counter is drawn again after."""
@@ -373,8 +383,9 @@ def run_check(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     limits = limits_from_args(args)
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (one per core) or more, not {args.jobs}")
+    jobs = args.jobs or _cores()
     target = args.jsonl or args.resume
     if args.json and target == "-":
         raise UsageError("--json and --jsonl - both write to stdout; choose one")
@@ -402,10 +413,10 @@ def run_check(args: argparse.Namespace) -> int:
     quiet = args.json or target == "-"
     try:
         for path, report in zip(todo, check_many(
-                todo, settings, jobs=args.jobs, password=args.password, progress=sys.stderr,
+                todo, settings, jobs=jobs, password=args.password, progress=sys.stderr,
                 limits=limits, on_done=finished), strict=True):
             fresh[path] = report
-            if not quiet:
+            if not quiet and not (args.quiet and report.error is None):
                 _print_report(report, verbose=args.verbose)
     finally:
         if sink is not None:

@@ -290,3 +290,14 @@ def test_check_reads_verdict_lists_and_shares_as_the_plugin_does(tmp_path: Path)
     pdf = generate("shifted").write(tmp_path / "shifted.pdf")
     assert main(["check", str(pdf), "--allow", "absent,shifted", "--max-bad-glyphs", "5%"]) == 0
     assert main(["check", str(pdf), "--max-bad-glyphs", "150%"]) == 2
+
+
+def test_quiet_prints_the_summary_and_jobs_zero_means_every_core(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_textlayer.generators import generate
+
+    bad = generate("severed").write(tmp_path / "bad.pdf")
+    assert main(["check", "-q", "-j", "0", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.strip().splitlines() == ["1 document(s), 1 page(s): 1 undecodable"]
+    assert main(["check", "-j", "-1", str(bad)]) == 2
