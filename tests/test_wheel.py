@@ -41,7 +41,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"  # a copy, so the build writes nothing into the checkout
     src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "pytest_textlayer", src / "pytest_textlayer",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -106,3 +106,13 @@ def test_installed_plugin_runs_under_pytester(venv: Path, tmp_path: Path) -> Non
                cwd=project)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "1 passed" in done.stdout
+
+
+def test_the_wheel_says_its_licence_and_carries_the_notices(venv: Path) -> None:
+    code = ("import importlib.metadata as m; d = m.metadata('pytest-textlayer'); "
+            "print(d['License-Expression']); print(sorted(d.get_all('License-File')))")
+    done = run([str(venv / "bin" / "python"), "-c", code])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "MIT"
+    assert "LICENSE-langdetect.txt" in done.stdout and "'LICENSE'" in done.stdout
+
