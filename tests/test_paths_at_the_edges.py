@@ -149,3 +149,18 @@ def test_on_a_terminal_the_progress_counter_never_shares_a_line_with_a_result(
     for line in screen.replace("\r\n", "\n").split("\n"):
         shown = line.rsplit("\r", 1)[-1].replace("\x1b[K", "")  # what the terminal leaves
         assert not ("[" in shown and "/3]" in shown and "PDF" in shown), repr(line)
+
+
+def test_a_repair_that_cannot_fix_every_page_writes_a_whole_best_effort_copy(
+        tmp_path: Path) -> None:
+    """docs/contracts.md: exit 1 still writes OUT, whole, with the pages it could repair."""
+    src = generate("mixed", families=("shifted", "image-only")).write(tmp_path / "in.pdf")
+    out = tmp_path / "out.pdf"
+    done = run("repair", str(src), "-o", str(out), "--ocr", "never", "--json")
+    assert done.returncode == 1, done.stderr
+    import json
+
+    report = json.loads(done.stdout)
+    assert out.exists() and report["written"] is True
+    assert [p["ok"] for p in report["pages"]] == [True, False]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.json", "in.pdf", "out.pdf"]
