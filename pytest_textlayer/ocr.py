@@ -348,7 +348,7 @@ def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> list[Any]:
         return []
     require(lang)
     if not ocrmypdf_available():
-        raise MissingOCR("OCRmyPDF", "pip install ocrmypdf")
+        raise MissingOCR("OCRmyPDF", "pip install 'pytest-textlayer[ocr]'")
     buf = io.BytesIO()
     pdf.save(buf)
     data = buf.getvalue()
