@@ -210,7 +210,11 @@ def _ini_str(config: pytest.Config, name: str) -> str | None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    """The plugin's header lines, only where it gates (--textlayer) or with -v: a run that
+    checks no PDF (or --markers, --fixtures) is not told about a plugin it does not use."""
     state = config.stash[STATE]
+    if not state.enforcing and config.get_verbosity() < 1:
+        return []
     if state.enforcing:
         gate = "textlayer: gate on (--textlayer): every text-layer check fails its test"
     else:

@@ -120,7 +120,7 @@ def test_parallel_jobs_keep_the_order(
         (["check", "--allow", "fine", "x.pdf"], "unknown verdict 'fine'"),
         (["check", "--max-bad-glyphs", "2", "x.pdf"], "between 0 and 1"),
         (["check", "--pages", "0", "x.pdf"], "page numbers start at 1"),
-        (["check", "-j", "0", "x.pdf"], "--jobs must be at least 1"),
+        (["check", "-j", "-2", "x.pdf"], "--jobs must be 0 (one per core) or more"),
         (["generate", "nosuchfamily", "-o", "x.pdf"], "nosuchfamily"),
         ([], ""),
     ],

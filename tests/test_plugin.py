@@ -146,7 +146,9 @@ def test_marker_is_registered_with_its_signature(pytester: pytest.Pytester) -> N
 
 
 def test_header_says_whether_the_gate_is_on(pytester: pytest.Pytester) -> None:
-    off = pytester.runpytest()
+    quiet = pytester.runpytest()
+    assert not any(line.startswith("textlayer") for line in quiet.outlines)  # not in use
+    off = pytester.runpytest("-v")
     off.stdout.fnmatch_lines(
         [
             "textlayer: gate off: checks run and are reported; only assert_text_layer_readable*",
