@@ -11,7 +11,9 @@ moves letters, not spaces), so the shape is tested on the text as mapped:
   distinct ones over many);
 * a chart or grid: most tokens that hold a letter are that letter alone;
 * an alphabet or a code table: most neighbouring letters inside tokens are
-  consecutive code points (``abcd efgh``, ``ABCDEFG``).
+  consecutive code points (``abcd efgh``, ``ABCDEFG``);
+* Hangul spelled in jamo: running Korean is set in syllable blocks, its
+  letters apart are a chart or a lesson.
 
 Scripts written without spaces (Han, kana, Thai) are never called a grid:
 their tokens are phrases, and a single character there is a word; nor are
@@ -20,6 +22,7 @@ words cut between their glyph runs, whose pieces start with combining marks.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Letters a text must hold before its shape says anything.
@@ -43,10 +46,13 @@ def not_running_words(text: str) -> str | None:
     kinds = len(set(c.casefold() for c in letters))
     if kinds <= MAX_FILL_LETTERS:
         return f"fill text: {len(letters)} letters of {kinds} kind(s)"
+    jamo = sum(1 for c in letters if _is_jamo(c))
+    if jamo * 2 > len(letters):
+        return f"Hangul letters written apart (jamo): {jamo} of {len(letters)} letters"
     tokens = text.split()
-    # Tokens with letters and no digit: a chart's code labels (#41, U+00E9) are left out.
-    lettered = [t for t in tokens if any(c.isalpha() for c in t)
-                and not any(c.isdigit() for c in t)]
+    # Tokens with letters once a chart's code labels (#41, U+00E9, 0x41) and numbers are cut
+    # out: a label drawn against its glyph ('ᄀ#1100') leaves the glyph alone.
+    lettered = [t for t in _LABELS.sub(" ", text).split() if any(c.isalpha() for c in t)]
     single = sum(1 for t in lettered if len(t) == 1)
     if (lettered and single >= GRID_SHARE * len(lettered) and not _unspaced_script(letters)
             and not _split_clusters(lettered)):
@@ -61,6 +67,16 @@ def not_running_words(text: str) -> str | None:
     if pairs and steps >= SEQUENCE_SHARE * pairs:
         return f"an alphabet or code table: {steps} of {pairs} neighbouring letters are in order"
     return None
+
+
+_LABELS = re.compile(r"(?:#|U\+|0x)[0-9A-Fa-f]+|\d+")
+
+
+def _is_jamo(ch: str) -> bool:
+    """Hangul jamo, conjoining or compatibility: the alphabet, not how running Korean is set."""
+    code = ord(ch)
+    return (0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F or 0xA960 <= code <= 0xA97F
+            or 0xD7B0 <= code <= 0xD7FF)
 
 
 def _split_clusters(tokens: list[str]) -> bool:

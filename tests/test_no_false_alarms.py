@@ -15,7 +15,7 @@ import io
 from pathlib import Path
 
 import pytest
-from _producers import DEJAVU
+from _producers import CJK_FONT, DEJAVU
 
 from pytest_textlayer import classify, repair
 from pytest_textlayer.generators import generate
@@ -44,11 +44,12 @@ def _reportlab(text: str, font: str) -> bytes:
 
     out = io.BytesIO()
     pdf = canvas.Canvas(out, invariant=1)
-    if font == "DejaVuSans":
+    if font in ("DejaVuSans", "DroidSansFallback"):
         from reportlab.pdfbase import pdfmetrics
         from reportlab.pdfbase.ttfonts import TTFont
 
-        pdfmetrics.registerFont(TTFont("DejaVuSans", str(DEJAVU / "DejaVuSans.ttf")))
+        path = DEJAVU / "DejaVuSans.ttf" if font == "DejaVuSans" else CJK_FONT
+        pdfmetrics.registerFont(TTFont(font, str(path)))
     pdf.setFont(font, 10)
     y = 800
     for line in text.splitlines():
@@ -137,3 +138,16 @@ def test_an_unknown_lang_is_a_usage_error() -> None:
     page = Path(__file__).parent / "nothing-here.pdf"
     assert main(["check", "--lang", "xx", str(page)]) == 2
     assert main(["check", "--lang", "qq", str(page)]) == 2
+
+
+@pytest.mark.parametrize("text", [
+    " ".join(chr(c) for c in range(0x3131, 0x3164)) * 3,  # a chart of the jamo
+    "ㅎㅏㄴㄱㅜㄱㅇㅓㄴㅡㄴ ㅇㅏㄹㅡㅁㄷㅏㅂㄷㅏ ㄱㅡㄹㅣㄱㅗ ㅇㅜㄹㅣㄴㅡㄴ ㅎㅚㅇㅡㅣㄹㅡㄹ " * 8,
+])
+def test_hangul_written_in_jamo_is_not_condemned(text: str) -> None:
+    """The issue's Hangul compatibility jamo, 'rare characters no known language uses'."""
+    if not CJK_FONT.exists():
+        pytest.skip("needs fonts-droid-fallback")
+    report = classify(_reportlab(text, "DroidSansFallback"))
+    assert report.ok, report.render()
+
