@@ -9,14 +9,15 @@ moves letters, not spaces), so the shape is tested on the text as mapped:
 
 * fill text: the letters are few kinds (at most :data:`MAX_FILL_LETTERS`
   distinct ones over many);
-* a chart or grid: most tokens that hold a letter are that letter alone;
+* a chart or grid: most tokens that hold a letter are that letter alone, or
+  a good share of the tokens are code labels (``#41``, ``U+0041``);
 * an alphabet or a code table: most neighbouring letters inside tokens are
   consecutive code points (``abcd efgh``, ``ABCDEFG``);
 * Hangul spelled in jamo: running Korean is set in syllable blocks, its
   letters apart are a chart or a lesson.
 
-Scripts written without spaces (Han, kana, Thai) are never called a grid:
-their tokens are phrases, and a single character there is a word; nor are
+Scripts written without spaces (Han, kana, Thai) make phrases of their
+tokens: only single characters nearly throughout make a grid there; nor are
 words cut between their glyph runs, whose pieces start with combining marks.
 """
 
@@ -31,9 +32,13 @@ MIN_LETTERS = 12
 MAX_FILL_LETTERS = 3
 #: Share of single-character tokens that makes a chart or a grid.
 GRID_SHARE = 0.6
+#: The same for scripts set without spaces (Han, kana, Thai).
+UNSPACED_GRID_SHARE = 0.9
 #: Share of tokens starting with a combining mark above which single characters are pieces of
 #: words cut apart, not a grid (a chart of a whole repertoire holds few marks).
 MAX_MARK_TOKENS = 0.1
+#: Share of tokens that are code labels (#41, U+0041, 0x41) that makes a code chart.
+LABEL_SHARE = 0.3
 #: Share of neighbouring letters one code point apart that makes an alphabet.
 SEQUENCE_SHARE = 0.5
 
@@ -50,11 +55,17 @@ def not_running_words(text: str) -> str | None:
     if jamo * 2 > len(letters):
         return f"Hangul letters written apart (jamo): {jamo} of {len(letters)} letters"
     tokens = text.split()
+    labels = sum(1 for t in tokens if _LABEL.match(t))
+    if tokens and labels >= LABEL_SHARE * len(tokens):
+        return f"a code chart: {labels} of {len(tokens)} tokens are code labels (#41, U+0041)"
     # Tokens with letters once a chart's code labels (#41, U+00E9, 0x41) and numbers are cut
     # out: a label drawn against its glyph ('ᄀ#1100') leaves the glyph alone.
     lettered = [t for t in _LABELS.sub(" ", text).split() if any(c.isalpha() for c in t)]
     single = sum(1 for t in lettered if len(t) == 1)
-    if (lettered and single >= GRID_SHARE * len(lettered) and not _unspaced_script(letters)
+    # Scripts set without spaces make phrases of their tokens, single characters only rarely;
+    # a grid of them (a chart of kana and ideographs) is single characters nearly throughout.
+    share = UNSPACED_GRID_SHARE if _unspaced_script(letters) else GRID_SHARE
+    if (lettered and single >= share * len(lettered) and single >= MIN_LETTERS
             and not _split_clusters(lettered)):
         return (f"a chart or grid: {single} of {len(lettered)} tokens with letters are single "
                 "characters")
@@ -69,6 +80,7 @@ def not_running_words(text: str) -> str | None:
     return None
 
 
+_LABEL = re.compile(r"(?:#|U\+|0x)[0-9A-Fa-f]{2,6}$")
 _LABELS = re.compile(r"(?:#|U\+|0x)[0-9A-Fa-f]+|\d+")
 
 

@@ -142,10 +142,12 @@ def test_an_unknown_lang_is_a_usage_error() -> None:
 
 @pytest.mark.parametrize("text", [
     " ".join(chr(c) for c in range(0x3131, 0x3164)) * 3,  # a chart of the jamo
+    " ".join(chr(c) for c in range(0x3041, 0x3097)) + " 丁 丂 七 丄 丅 丆 万 丈 三 上",  # kana
     "ㅎㅏㄴㄱㅜㄱㅇㅓㄴㅡㄴ ㅇㅏㄹㅡㅁㄷㅏㅂㄷㅏ ㄱㅡㄹㅣㄱㅗ ㅇㅜㄹㅣㄴㅡㄴ ㅎㅚㅇㅡㅣㄹㅡㄹ " * 8,
 ])
-def test_hangul_written_in_jamo_is_not_condemned(text: str) -> None:
-    """The issue's Hangul compatibility jamo, 'rare characters no known language uses'."""
+def test_charts_of_jamo_and_kana_are_not_condemned(text: str) -> None:
+    """The issue's Hangul compatibility jamo, 'rare characters no known language uses', and a
+    chart of kana and ideographs (the false-alarm benchmark's DroidSansFallback chart)."""
     if not CJK_FONT.exists():
         pytest.skip("needs fonts-droid-fallback")
     report = classify(_reportlab(text, "DroidSansFallback"))
