@@ -357,6 +357,13 @@ def _readable_anyway(
         status, route, _ = use.judge()  # one judgement; the properties each judge again
         if status is FontStatus.WRONG and route == "pua":
             alone = min(use.bad_glyphs, len(_SYMBOL_AREA.findall(use.text)))
+            symbols = _symbol_font_glyphs(use)
+            if symbols > alone:
+                spared += symbols
+                notes.append(f"{symbols} glyph(s) of symbol font {use.font.name} map to "
+                             "Microsoft's symbol area (U+F020-F0FF), as symbol fonts do: "
+                             "symbols, not letters lost")
+                continue
             if alone:
                 spared += alone
                 notes.append(f"{alone} glyph(s) of font {use.font.name} are symbols standing "
@@ -382,6 +389,19 @@ def _readable_anyway(
                          f"codes are the characters: readers print text that reads as "
                          f"{verdict.lang}")
     return spared, notes
+
+
+#: Fonts whose glyphs are symbols by name: Microsoft's convention maps them to U+F020-F0FF.
+_SYMBOL_FONT = re.compile(r"symbol|wingding|webding|dingbat|marlett|mt ?extra", re.IGNORECASE)
+
+
+def _symbol_font_glyphs(use: FontUse) -> int:
+    """Glyphs a symbol font draws that its map gives in the symbol area (U+F020-F0FF)."""
+    if not _SYMBOL_FONT.search(use.font.name):
+        return 0
+    unicode = use.font.unicode
+    return sum(n for code, n in use.codes.items()
+               if len(value := unicode.get(code, "")) == 1 and 0xF020 <= ord(value) <= 0xF0FF)
 
 
 def _undecodable_or_shifted(

@@ -153,3 +153,37 @@ def test_charts_of_jamo_and_kana_are_not_condemned(text: str) -> None:
     report = classify(_reportlab(text, "DroidSansFallback"))
     assert report.ok, report.render()
 
+
+
+def _symbol_page(font_name: str) -> bytes:
+    """Helvetica prose beside a symbol font whose ToUnicode gives U+F021... (Word's way)."""
+    import pikepdf
+
+    pairs = " ".join(f"<{c:02X}> <{0xF000 + c:04X}>" for c in range(0x21, 0x41))
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Sym def "
+            b"1 begincodespacerange <00> <FF> endcodespacerange 32 beginbfchar "
+            + pairs.encode() + b" endbfchar endcmap CMapName currentdict /CMap defineresource "
+            b"pop end end")
+    pdf = pikepdf.new()
+    sym = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType,
+        BaseFont=pikepdf.Name("/" + font_name), ToUnicode=pdf.make_stream(cmap)))
+    helv = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+        Encoding=pikepdf.Name.WinAnsiEncoding))
+    page = pdf.add_blank_page(page_size=(595, 842))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(S=sym, H=helv))
+    symbols = bytes(range(0x21, 0x41)).hex().encode()
+    page.Contents = pdf.make_stream(
+        b"BT /H 10 Tf 40 800 Td (The committee reviewed the report.) Tj ET "
+        b"BT /S 12 Tf 40 700 Td <" + symbols + b"> Tj ET")
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_a_symbol_fonts_symbol_area_is_symbols_not_lost_letters() -> None:
+    """The issue's family 4: Symbol's and Wingdings' standard private-use code points."""
+    assert classify(_symbol_page("Wingdings-Regular")).ok
+    page = classify(_symbol_page("ABCDEF+Calibri")).pages[0]  # a text font: PUA is wrong
+    assert page.verdict.value == "garbled", page.evidence
