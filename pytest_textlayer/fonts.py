@@ -73,6 +73,10 @@ def _is_pua(text: str) -> bool:
     return any(0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000 for c in text)
 
 
+#: Controls that are white space: a glyph mapped to them draws no letter that could be lost.
+_WHITESPACE = frozenset("\t\n\r\x0b\x0c")
+
+
 def value_reason(text: str) -> str | None:
     """Why a mapped value is useless (``null``, ``control``, ``pua``), or None when it is fine."""
     if not text or all(c in NULL_VALUES for c in text):
@@ -593,6 +597,12 @@ def _judge_tounicode(cmap: CMap, code_width: int) -> _Judged:
         why = value_reason(text)
         if why is not None:
             bad[code] = why
+    white = [c for c in bad if values[c] in _WHITESPACE]
+    if len(white) == sum(1 for r in bad.values() if r == "control"):
+        # Only white space among the controls: a space glyph given as TAB, a controlLF glyph
+        # as line feed, no letter lost. Beside other controls it is a shifted map's too.
+        for code in white:
+            del bad[code]
     counts = Counter(t for c, t in values.items() if c not in bad)
     # Stylistic alternates and Arabic positional forms legitimately share a value; only a map
     # where most codes land on a few values is collapsed, and only then are those codes bad.

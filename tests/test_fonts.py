@@ -745,3 +745,13 @@ def test_unicode_cmaps_give_their_codes_as_text() -> None:
         codes = info.split_codes(data)
         assert "".join(info.to_unicode(c) or "?" for c in codes) == text
         assert not any(info.is_bad_code(c) for c in codes)
+
+
+def test_a_glyph_mapped_to_white_space_loses_no_letter() -> None:
+    """The issue's family 5: a space glyph mapped to TAB, a controlLF glyph to line feed."""
+    cmap = tounicode_stream({65: "\t", 66: "\n", 67: "C"}, width=1)
+    info, codes, bad = only_font(simple_pdf(None, b"ABCABC", tounicode=cmap))
+    assert bad == 0 and info.judge_use(codes)[0] is FontStatus.USABLE
+    cmap = tounicode_stream({65: "\x03", 66: "\x04", 67: "C"}, width=1)
+    _, _, bad = only_font(simple_pdf(None, b"ABCABC", tounicode=cmap))
+    assert bad == 4  # other controls still are
