@@ -8,7 +8,7 @@ map keeps the shape of the words it garbles (a scrambled or shifted map
 moves letters, not spaces), so the shape is tested on the text as mapped:
 
 * fill text: the letters are few kinds (at most :data:`MAX_FILL_LETTERS`
-  distinct ones over many);
+  distinct ones over many), or the words are (one word repeated);
 * a chart or grid: most tokens that hold a letter are that letter alone, or
   a good share of the tokens are code labels (``#41``, ``U+0041``);
 * an alphabet or a code table: most neighbouring letters inside tokens are
@@ -30,6 +30,10 @@ import unicodedata
 MIN_LETTERS = 12
 #: Distinct letters at most of fill text.
 MAX_FILL_LETTERS = 3
+#: Words a text must hold before repeating a few of them makes it fill text ...
+MIN_REPEATS = 10
+#: ... and how few distinct words that is (one word repeated, "lorem lorem").
+MAX_FILL_WORDS = 2
 #: Share of single-character tokens that makes a chart or a grid.
 GRID_SHARE = 0.6
 #: The same for scripts set without spaces (Han, kana, Thai).
@@ -51,6 +55,9 @@ def not_running_words(text: str) -> str | None:
     kinds = len(set(c.casefold() for c in letters))
     if kinds <= MAX_FILL_LETTERS:
         return f"fill text: {len(letters)} letters of {kinds} kind(s)"
+    words = [w.casefold() for w in _WORD.findall(text)]
+    if len(words) >= MIN_REPEATS and len(set(words)) <= MAX_FILL_WORDS:
+        return f"fill text: {len(words)} words, {len(set(words))} distinct"
     jamo = sum(1 for c in letters if _is_jamo(c))
     if jamo * 2 > len(letters):
         return f"Hangul letters written apart (jamo): {jamo} of {len(letters)} letters"
@@ -80,6 +87,7 @@ def not_running_words(text: str) -> str | None:
     return None
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _LABEL = re.compile(r"(?:#|U\+|0x)[0-9A-Fa-f]{2,6}$")
 _LABELS = re.compile(r"(?:#|U\+|0x)[0-9A-Fa-f]+|\d+")
 
