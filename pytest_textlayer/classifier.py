@@ -746,8 +746,8 @@ def _sound_line(sound: list[FontUse], content: PageContent) -> str:
 
     reasons = sorted({sound_reason(use.font) for use in sound})
     share = sum(use.glyphs for use in sound) / content.glyphs
-    return (f"{share:.0%} of the glyphs drawn reach Unicode by a route the specification makes "
-            f"sound ({'; '.join(reasons)}): not judged by language")
+    return (f"{share:.0%} of the glyphs drawn reach Unicode by a verified route "
+            f"({'; '.join(reasons)}): not judged by language")
 
 
 def _shift_found(what: str, shift: Any, score: float | None) -> _Decision:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from .crosscheck import (
     name_texts,
     program_texts,
     symbolic_texts,
+    width_correlation,
 )
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
 from .model import FontStatus
@@ -61,6 +62,11 @@ REASONS: dict[str, tuple[FontStatus, str, str]] = {
     "collapsed": (FontStatus.WRONG, "collapsed", "ToUnicode maps many codes onto one value"),
     "nocode": (FontStatus.SEVERED, "encoding", "the encoding defines no glyph for the code"),
     "nonagl": (FontStatus.SEVERED, "agl", "glyph names outside the Adobe Glyph List"),
+    "noascii": (
+        FontStatus.SEVERED,
+        "code",
+        "no route but the code itself, and the code is no printable ASCII character",
+    ),
     "notinfont": (
         FontStatus.WRONG,
         "encoding",
@@ -812,6 +818,14 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         if subtype == "TrueType" and program is not None and cmap is None:
             detail = _sfnt_detail(program)
             recovered = _symbolic_cmap_text(program)
+            by_code = _codes_as_text(program, recovered, lambda: simple_widths(font))
+            if by_code is not None:
+                return FontInfo(
+                    base, subtype, enc_text, "code", FontStatus.USABLE, None,
+                    unicode=by_code, missing="noascii", embedded=embedded, program=kind,
+                    recovered=recovered, symbolic=symbolic,
+                    width_account=(by_code, lambda: simple_widths(font)),
+                )
             if recovered:
                 problem = (
                     f"no ToUnicode, {why} without encoding; its Unicode cmap gives the "
@@ -991,6 +1005,46 @@ def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
         if low < 0x100 and text and not _is_pua(text):
             out.setdefault(low, text)
     return out
+
+
+#: Share of the codes a symbolic TrueType's Unicode cmap names on which it must agree with the
+#: codes read as ASCII before the readers' reading of the codes counts as the font's own.
+MIN_CODES_AGREE = 0.9
+#: Below this rank correlation of widths with the letters the codes read as, they are foreign.
+MIN_CODES_WIDTH_RANK = 0.7
+
+
+def _codes_as_text(prog: _Program, recovered: Mapping[int, str],
+                   widths: Callable[[], Mapping[int, float]]) -> dict[int, str] | None:
+    """The readers' route for a symbolic TrueType with no encoding: the code as the character.
+
+    poppler, PDFium (which reports no map error for them), pypdf and
+    pdfminer.six all emit such a font's printable ASCII codes as those
+    characters; Ghostscript's re-distilled subsets (the (3,1) cmap and the post
+    names gone) keep the text's own ASCII codes, and every reader gets the text
+    back. That reading is the font's only where nothing in the font says
+    otherwise: a Unicode cmap that names the glyphs otherwise, or advance widths
+    that do not rank like the letters the codes would be (a subset numbered in
+    order of first use, whose codes are foreign), leave the font without a
+    route. Codes outside printable ASCII stay bad. Text read so is then judged
+    like any route that cannot be verified (language, on text shaped like words).
+    """
+    # The code selects a glyph through the (3,0)/(1,0) subtable, else through the Unicode one.
+    codes = {code & 0xFF if code >= 0xF000 else code for code in prog.symbol_cmap or prog.cmap}
+    ascii_codes = {c: chr(c) for c in sorted(codes) if 0x20 <= c < 0x7F}
+    if not ascii_codes:
+        return None
+    if recovered:
+        agree = sum(1 for c, t in recovered.items() if ascii_codes.get(c) == t)
+        return ascii_codes if agree >= MIN_CODES_AGREE * len(recovered) else None
+    try:
+        letters = letter_widths(ascii_codes, widths())
+    except Exception:  # noqa: BLE001 - malformed widths say nothing
+        letters = {}
+    found = width_correlation(letters, dict.fromkeys(ascii_codes, 1)) if letters else None
+    if found is not None and found[0] < MIN_CODES_WIDTH_RANK:
+        return None
+    return ascii_codes
 
 
 def _sfnt_detail(prog: _Program) -> str:

@@ -26,7 +26,10 @@ A route is sound when:
   cmap, post, charset or encoding names give the same characters for most of
   the glyphs drawn: see :func:`pytest_textlayer.crosscheck.confirmed`) or,
   where the program names nothing, by its advance widths, which rank like
-  the letters the map gives them.
+  the letters the map gives them;
+* a symbolic TrueType with no encoding, read as every reader reads it (its
+  printable ASCII codes as those characters), when its widths rank like
+  those letters.
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ def font_is_sound(font: FontInfo, drawn: Mapping[int, int]) -> bool:
         return False
     if font.route == "collection":
         return True
+    if font.route == "code":
+        return _widths_follow(font, drawn)  # the readers' guess, vouched only by the glyphs
     if font.route not in ("encoding", "agl"):
         return False
     if not font.embedded:
@@ -82,6 +87,8 @@ def sound_reason(font: FontInfo) -> str:
         return "a predefined CMap of a registered character collection"
     if not font.embedded:
         return "a standard encoding of a font that is not embedded"
+    if font.route == "code":
+        return "codes read as ASCII, as every reader does, whose glyph widths follow the letters"
     return "glyph names of a standard encoding that its program holds"
 
 

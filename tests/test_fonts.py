@@ -592,16 +592,32 @@ def symbolic_truetype_pdf(text: str, *, drop_cmap: bool) -> bytes:
     return out.getvalue()
 
 
-def test_symbolic_truetype_without_encoding() -> None:
+def test_symbolic_truetype_without_encoding_reads_by_its_codes() -> None:
+    """Every reader emits such a font's codes as the characters: where the codes are ASCII
+    and its Unicode cmap agrees, that is the font's route. Without any cmap nothing ties the
+    codes to the glyphs drawn: no route."""
     info, codes, bad = only_font(symbolic_truetype_pdf(TEXT, drop_cmap=False))
-    assert (info.route, info.status, bad) == ("cmap", FontStatus.RECOVERABLE, len(TEXT))
-    assert "".join(info.recover(c) or "?" for c in TEXT.encode()) == TEXT
+    assert (info.route, info.status, bad) == ("code", FontStatus.USABLE, 0)
+    assert "".join(info.to_unicode(c) or "?" for c in TEXT.encode()) == TEXT
+    assert info.is_bad_code(0x05) and info.is_bad_code(0xE9)
     info, codes, bad = only_font(symbolic_truetype_pdf(TEXT, drop_cmap=True))
     assert (info.route, info.status, bad) == ("severed", FontStatus.SEVERED, len(TEXT))
     assert info.problem == (
         "no ToUnicode, symbolic TrueType without encoding, embedded TrueType has no cmap "
         "and post format 3"
     )
+
+
+def test_symbolic_truetype_with_foreign_codes_is_not_read_by_them() -> None:
+    """A subset numbered in order of first use: its cmap names the glyphs otherwise."""
+    from pytest_textlayer.generators import generate
+
+    fixture = generate("symbolic-truetype")
+    with pikepdf.open(io.BytesIO(fixture.pdf)) as pdf:
+        content = scan_page(pdf, 0, {})
+    (use,) = content.fonts
+    assert use.font.route != "code"
+    assert content.bad_glyphs == content.glyphs > 0
 
 
 # -- real producers ----------------------------------------------------------------------------
@@ -625,9 +641,10 @@ def test_ghostscript_redistilled_truetype_loses_its_tounicode(tmp_path: Path) ->
     with pikepdf.open(out) as pdf:
         after = scan_page(pdf, 0, {})
     (use,) = after.fonts
-    assert use.font.status in (FontStatus.SEVERED, FontStatus.RECOVERABLE)
-    assert use.font.problem is not None and use.font.problem.startswith("no ToUnicode, symbolic")
-    # Non-ASCII letters have no route left (gs encodes them as small codes); PDFium agrees.
+    # Only the codes are left, read as the characters by every reader: ASCII survives ...
+    assert use.font.route == "code" and use.font.tounicode is False
+    assert use.font.to_unicode(ord("Z")) == "Z"
+    # ... non-ASCII letters have no route left (gs encodes them as small codes); PDFium agrees.
     assert after.bad_glyphs >= 8
     assert "ż" not in pdfium_text(out.read_bytes())
 
