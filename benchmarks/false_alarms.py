@@ -47,9 +47,13 @@ Measured per producer and content family, on the same pages:
   have a Unicode map error, are U+FFFD or control characters) and PDFium's
   map-error rule (flagged when any character has FPDFText_HasUnicodeMapError);
 * reader agreement: the share of pages where the project's own decoded text
-  (``content.scan_page(...).text``) equals PDFium's page text, all
-  whitespace removed and NFKC-normalised (in that order: NFKC composes
-  Hangul jamo into syllables only where no space parts them).
+  (``content.scan_page(...).text``) holds the same characters as PDFium's
+  page text, up to whitespace and reading order (as multisets: right-to-left
+  text is stored in visual or logical order), NFKC-normalised after the
+  whitespace is removed (NFKC composes Hangul jamo into syllables only where
+  no space parts them), characters no reader shows aside (controls, format
+  characters such as the soft hyphen and zero-width marks, Hangul fillers,
+  variation selectors).
 
 Then every false alarm (file, page, verdict, first evidence line), the lost
 pages by producer and family, and the first reader disagreements with a
@@ -1421,16 +1425,42 @@ def squeeze(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", "".join(text.split())).split())
 
 
+#: Characters no reader shows: controls, format characters (soft hyphen, zero-width and
+#: bidi marks, ...), the Hangul fillers and the variation selectors (Unicode's default
+#: ignorables), and the non-characters PDFium marks soft hyphens with.
+_UNSEEN = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0xFFFE, 0xFFFF}
+                    | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)))
+
+
+def seen(text: str) -> Counter[str]:
+    """The characters of a page's text that readers must agree on, as a multiset: order
+    (right-to-left text is stored in either order) and the invisible aside."""
+    return Counter(c for c in squeeze(text) if ord(c) not in _UNSEEN
+                   and unicodedata.category(c) not in ("Cc", "Cf"))
+
+
+def same_text(ours: str, theirs: str, cut: bool) -> bool:
+    """Do the project's text and PDFium's hold the same characters (ours a part, when cut)?"""
+    a, b = seen(ours), seen(theirs)
+    return not (a - b) if cut else a == b
+
+
 def visible(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
 def diff_sample(ours: str, theirs: str) -> str:
-    k = next((n for n, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),
-             min(len(ours), len(theirs)))
+    """The characters only one of the two texts has, with the first place they part."""
+    a, b = seen(ours), seen(theirs)
+    only_ours = "".join(sorted((a - b).elements()))[:24]
+    only_theirs = "".join(sorted((b - a).elements()))[:24]
+    x, y = squeeze(ours), squeeze(theirs)
+    k = next((n for n, (c, d) in enumerate(zip(x, y, strict=False)) if c != d),
+             min(len(x), len(y)))
     lo = max(0, k - 12)
-    return (f"at {k} of {len(ours)}/{len(theirs)}: ours {visible(ours[lo:k + 24])!r} "
-            f"pdfium {visible(theirs[lo:k + 24])!r}")
+    return (f"only ours {visible(only_ours)!r}, only pdfium {visible(only_theirs)!r}; "
+            f"first parting at {k}: ours {visible(x[lo:k + 24])!r} pdfium "
+            f"{visible(y[lo:k + 24])!r}")
 
 
 def recovered(truth: str, text: str) -> float:
@@ -1484,9 +1514,8 @@ def measure_job(job: tuple[str, str, str, str, list[str]]
                     ours = f"<{exc}>"
                 theirs = pdfium_page_text(doc, index)
                 total, bad, errors = pdfium_chars(doc, index)
-                a, b = squeeze(ours), squeeze(theirs)
                 cut = len(ours) >= TEXT_BUDGET
-                agree = b.startswith(a) if cut else a == b
+                agree = same_text(ours, theirs, cut)
                 truth = truths[index] if index < len(truths) else ""
                 kept = max(recovered(truth, theirs), recovered(truth, poppler[index])
                            if poppler and index < len(poppler) else 0.0)
@@ -1498,7 +1527,7 @@ def measure_job(job: tuple[str, str, str, str, list[str]]
                     "evidence": page.evidence[0] if page.evidence else "",
                     "chars": total, "bad": bad, "map_errors": errors,
                     "rule10": total > 0 and bad / total > 0.10, "maperr": errors > 0,
-                    "agree": agree, "cut": cut, "diff": "" if agree else diff_sample(a, b),
+                    "agree": agree, "cut": cut, "diff": "" if agree else diff_sample(ours, theirs),
                     "kept": round(kept, 4), "intact": kept >= INTACT,
                 })
         finally:
@@ -1648,7 +1677,8 @@ def report(rows: list[dict[str, Any]], failures: list[str], skipped: dict[str, s
           f"poppler get back under {INTACT:.0%} of the characters drawn; in brackets those "
           "`textlayer check` flags, rightly); on the intact pages, false alarms of check (not "
           "readable/blank), of the 10 % rule (over 10 % of PDFium's characters unmapped) and "
-          "of the map-error rule (any PDFium map error); agree: own text == PDFium's")
+          "of the map-error rule (any PDFium map error); agree: own text has PDFium's "
+          "characters (order, whitespace and invisible characters aside)")
     print(f"{'producer':<18}{'family':<15}{HEADER}")
     for (producer, family), t in sorted(cells.items()):
         print(f"{producer:<18}{family:<15}{t.cells()}")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .fonts import ONE_BYTE, FontInfo, analyse_font
-from .model import FontReport, FontStatus
+from .model import FontReport, FontStatus, printable
 from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
 
 if TYPE_CHECKING:
@@ -359,9 +359,10 @@ class _Walker:
                 self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
                 return
         stack: list[_State] = []
-        # Per open marked-content sequence: (carries ActualText, hides an optional-content layer).
-        marked: list[tuple[bool, bool]] = []
-        actual = 0
+        # Per open marked-content sequence: (its ActualText span, hides an optional-content layer).
+        # A span holds its text until the first glyph inside shows it (see show).
+        marked: list[tuple[list[str] | None, bool]] = []
+        spans: list[list[str]] = []
         hidden_at_start = self.hidden
         tm: Matrix = IDENTITY
         tlm: Matrix = IDENTITY
@@ -372,7 +373,8 @@ class _Walker:
                 if op == b"Tj":
                     if args:
                         shown = args if len(args) == 1 else (args[-1],)
-                        self.show(shown, state, resources, tm, depth, type3, actual > 0)
+                        self.show(shown, state, resources, tm, depth, type3,
+                                  spans[0] if spans else None)
                 elif op == b"Td":
                     tm = tlm = _translate(tlm, float(args[0]), float(args[1]))
                 elif op == b"Tf":
@@ -389,7 +391,8 @@ class _Walker:
                     state.size = float(args[1]) if len(args) > 1 else state.size
                 elif op == b"TJ":
                     if args:
-                        self.show(args[0], state, resources, tm, depth, type3, actual > 0)
+                        self.show(args[0], state, resources, tm, depth, type3,
+                                  spans[0] if spans else None)
                 elif op == b"Tm":
                     if len(args) == 6:
                         a, b, c, d, e, f = map(float, args)
@@ -409,7 +412,8 @@ class _Walker:
                 elif op in (b"'", b'"'):
                     tm = tlm = _translate(tlm, 0.0, -state.leading)
                     if args:
-                        self.show((args[-1],), state, resources, tm, depth, type3, actual > 0)
+                        self.show((args[-1],), state, resources, tm, depth, type3,
+                                  spans[0] if spans else None)
                 elif op == b"Tr":
                     state.render = int(args[0])
                 elif op == b"q":
@@ -429,17 +433,20 @@ class _Walker:
                     if args:
                         self.do(args[0], resources, state, depth, type3, what)
                 elif op == b"BDC":
-                    has = _has_actual_text(args, resources)
+                    found = _actual_text(args, resources)
+                    span = None if found is None else [found]
                     off = self.is_hidden_oc(args, resources)
-                    marked.append((has, off))
-                    actual += has
+                    marked.append((span, off))
+                    if span is not None:
+                        spans.append(span)
                     self.hidden += off
                 elif op == b"BMC":
-                    marked.append((False, False))
+                    marked.append((None, False))
                 elif op == b"EMC":
                     if marked:
-                        has, off = marked.pop()
-                        actual -= has
+                        span, off = marked.pop()
+                        if span is not None and spans:
+                            spans.pop()
                         self.hidden -= off
                 elif op == b"BI":
                     try:
@@ -493,8 +500,11 @@ class _Walker:
         tm: Matrix,
         depth: int,
         type3: bool,
-        actual: bool,
+        actual: list[str] | None,
     ) -> None:
+        """One text-showing operator. Inside an ActualText span (``actual``), the span's text
+        stands for every glyph in it, as in every reader: the first string shows it, the rest
+        nothing."""
         info = state.font
         if info is None or type3:
             return  # no font selected (broken file) or inside a glyph procedure: not text
@@ -528,7 +538,7 @@ class _Walker:
         use.glyphs += n
         if state.render in _INVISIBLE_MODES or self.hidden:
             use.invisible_glyphs += n
-        if actual:
+        if actual is not None:
             use.actual_text_glyphs += n
         else:
             use.coded += n
@@ -540,7 +550,11 @@ class _Walker:
             mc, md = c * a2 + d * c2, c * b2 + d * d2
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
-            text.show(decoding, items, origin, em, state.scale, key=id(use))
+            if actual is None:
+                text.show(decoding, items, origin, em, state.scale, key=id(use))
+            else:
+                text.show(decoding, items, origin, em, state.scale,
+                          instead=actual.pop() if actual else "")
         elif not decoding.complete:
             text.complete = False  # past the budget too: whether a reader is needed is exact
         if info.subtype == "Type3" and depth < MAX_DEPTH:
@@ -715,16 +729,23 @@ def _off_groups(pdf: Any) -> set[Any]:
     return set()
 
 
-def _has_actual_text(args: Any, resources: Any) -> bool:
+def _actual_text(args: Any, resources: Any) -> str | None:
+    """The /ActualText of a BDC's properties (inline or named in /Properties), or None."""
     import pikepdf
 
     if len(args) < 2:
-        return False
+        return None
     props = args[1]
     if isinstance(props, str):
         table = resources.get("/Properties") if resources is not None else None
         props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
-    return isinstance(props, pikepdf.Dictionary) and "/ActualText" in props
+    if not isinstance(props, pikepdf.Dictionary) or "/ActualText" not in props:
+        return None
+    value = props.get("/ActualText")
+    try:
+        return printable(str(value)) if isinstance(value, pikepdf.String) else ""
+    except Exception:  # noqa: BLE001 - undecodable text: the span still covers its glyphs
+        return ""
 
 
 def _one_line(exc: BaseException) -> str:

@@ -647,6 +647,20 @@ MIN_SHATTERED = 8
 MAX_SHARD = 2.5
 
 
+#: One operand of technical notation: a name (letters, then digits or primes: ``mu1``, ``x'``)
+#: or a number, signed or not.
+_OPERAND = r"[-+\u2212]?(?:[^\W\d_]+\d*['\u2032]*|\d+(?:[.,]\d+)*%?|\.\d+)"
+#: Operators and relations between operands (`=`, `<=`, `:=`, `!=`, `&&`, `<<`, `^`, ...).
+_OPERATOR = r"[=<>!:&|+\-*/^~\u00b1\u00d7\u00f7\u2212\u2260\u2264\u2265\u2248]+"
+#: A token of technical notation: operands joined by operators or indexed by brackets
+#: (``p<0.01``, ``I=true,``, ``a[1]``, ``(R^2``, ``df=3;``), with brackets and one trailing
+#: punctuation mark around them.
+_NOTATION = re.compile(
+    rf"[(\[{{|]*{_OPERAND}[)\]}}|]*(?:(?:{_OPERATOR}|[(\[])[(\[{{|]*{_OPERAND}[)\]}}|]*)*"
+    r"[,;:.]?"
+)
+
+
 def _shattered_words(text: str) -> tuple[int, int]:
     """(words broken into short letter runs by symbols, words with letters).
 
@@ -654,13 +668,17 @@ def _shattered_words(text: str) -> tuple[int, int]:
     high byte was lost, glyph indices read as ASCII) prints words such as
     ``B@<F9F D4EE@BFD9?``: the symbols cut every word into shards of one or
     two letters, whose pairs then look like a language's short words.
+    Technical notation has short letter runs between symbols too (``p<0.01``,
+    ``I=true``, ``a[1]``), but each is a name or a number joined to the next
+    by an operator: such tokens are not shattered words. A wrong map's are
+    not so built (``81,7('67$7(6``, ``D4EE@BFD9?``, ``VL]H``).
     """
     if _SYMBOL_INSIDE.search(text) is None:
         return 0, 0
     shattered = 0
     words = _WORDY.findall(text)
     for word in words:
-        if _SYMBOL_INSIDE.search(word) is not None:
+        if _SYMBOL_INSIDE.search(word) is not None and _NOTATION.fullmatch(word) is None:
             runs = _LETTER_RUN.findall(word)
             if sum(map(len, runs)) <= MAX_SHARD * len(runs):
                 shattered += 1

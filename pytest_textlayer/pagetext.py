@@ -214,12 +214,15 @@ class TextSink:
         em: float,
         scale: float = 1.0,
         key: Any = None,
+        instead: str | None = None,
     ) -> None:
         """One text-showing operator: `items` are strings (bytes) and TJ numbers, in order.
 
         `origin` is where the string starts in user space, `em` the font size
         there and `scale` the horizontal scaling (Tz) as a factor; `key`
         files the text under its font as well (see :meth:`font_text`).
+        `instead` is the text that stands for these glyphs (an ActualText span):
+        they are placed as drawn, but it is what is read.
         """
         if self.size >= self.budget:
             return
@@ -231,6 +234,8 @@ class TextSink:
             advance = len(body) * width
         else:
             body, advance = _pieces(font, items, width)
+        if instead is not None:
+            body = instead
         if not body:
             return
         if key is not None:

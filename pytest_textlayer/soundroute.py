@@ -8,8 +8,8 @@ a character chart, a table of figures, a code listing, fill text or a page
 number drawn in Helvetica with WinAnsiEncoding is exactly what the page
 shows. The language rungs (the page's judgement, a font judged alone, the
 shift search after a failed judgement) therefore read only the glyphs whose
-route cannot be verified: a ToUnicode the font program does not vouch for
-(every Type3 ToUnicode), symbolic TrueType fonts that select glyphs by code.
+route cannot be verified: a ToUnicode neither the font program nor its widths
+vouch for, symbolic TrueType fonts that select glyphs by code.
 
 A route is sound when:
 
@@ -25,8 +25,9 @@ A route is sound when:
 * a ToUnicode is vouched for by the program's own account of its glyphs (its
   cmap, post, charset or encoding names give the same characters for most of
   the glyphs drawn: see :func:`pytest_textlayer.crosscheck.confirmed`) or,
-  where the program names nothing, by its advance widths, which rank like
-  the letters the map gives them;
+  where the program names nothing (every Type3 font: cairo draws the fonts
+  it re-prints so), by its advance widths, which rank like the letters the
+  map gives them;
 * a symbolic TrueType with no encoding, read as every reader reads it (its
   printable ASCII codes as those characters), when its widths rank like
   those letters.
@@ -63,7 +64,7 @@ def is_sound(use: FontUse) -> bool:
 def font_is_sound(font: FontInfo, drawn: Mapping[int, int]) -> bool:
     """Is the font's route verified for these codes (code -> glyphs drawn)?"""
     if font.tounicode:
-        return font.subtype != "Type3" and _vouched(font, drawn)
+        return _vouched(font, drawn)  # a Type3 font has no program: its widths may vouch
     if font.status is not FontStatus.USABLE:
         return False
     if font.route == "collection":
@@ -109,7 +110,12 @@ def _vouched(font: FontInfo, codes: Mapping[int, int]) -> bool:
 def _widths_follow(font: FontInfo, codes: Mapping[int, int]) -> bool:
     """A program that names nothing can still vouch by its advance widths: when the widths of
     the letters drawn rank like the letters the ToUnicode gives them (narrow i and l, wide m
-    and w, each case apart), the map is the font's own (see crosscheck.width_correlation)."""
+    and w, each case apart), the map is the font's own (see crosscheck.width_correlation).
+
+    Only the letters this page draws are ranked: a map may be wrong for just those (a
+    producer that writes the whole font's map, a breaker that permutes the letters used),
+    while the rest of it ranks as well as ever.
+    """
     from .crosscheck import width_correlation
 
     letters = font.letter_widths

@@ -185,6 +185,27 @@ def test_actual_text_makes_covered_glyphs_good() -> None:
     assert (covered.glyphs, covered.bad_glyphs, covered.actual_text_glyphs) == (5, 1, 4)
 
 
+def test_actual_text_is_what_the_page_reads_as_in_every_reader() -> None:
+    """Chromium draws one glyph shared by U+2044 and U+2215 under an ActualText span giving
+    the second: the span's text stands for its glyphs, once, as PDFium prints it."""
+    from pytest_textlayer.readers import pdfium_page_text
+
+    data = _broken_font_page(
+        b"BT /F1 12 Tf 72 700 Td (CD) Tj ET "
+        b"/Span <</ActualText <FEFF2215>>> BDC BT /F1 12 Tf 90 700 Td (C) Tj (D) Tj ET EMC "
+        b"BT /F1 12 Tf 110 700 Td (DC) Tj ET"
+    )
+    page = scan(data)
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(data)
+    try:
+        theirs = pdfium_page_text(doc, 0)
+    finally:
+        doc.close()
+    assert "".join(page.text.split()) == "CD\u2215DC" == "".join(theirs.split())
+
+
 def test_malformed_content_is_skipped_not_raised() -> None:
     page = scan(
         _broken_font_page(b"BT /F1 12 Tf 72 700 Td (A) Tj /F9 3 Tf (B) Tj 1 2 Tz q Q Q ET ] >>")

@@ -326,6 +326,18 @@ def test_code_urls_and_addresses_are_not_shattered_words(text: str) -> None:
     assert judge(text * 4).passes is not False
 
 
+@pytest.mark.parametrize("token", ["p<0.01", "I=true,", "a[1]", "(R^2", "df=3;", "n=629;",
+                                   "|x|<=86&&y!=3", "AUC=0.79\u00b10.08", "x\u2264y"])
+def test_notation_tokens_are_not_shattered_words(token: str) -> None:
+    """A name or a number joined to the next by an operator is notation, not shards."""
+    assert langmodel._shattered_words(f"{token} " * 20)[0] == 0
+
+
+@pytest.mark.parametrize("token", ["D4EE@BFD9?", "VL]H", "B@<F9F", "I]H"])
+def test_wrong_maps_still_shatter_words(token: str) -> None:
+    assert langmodel._shattered_words(f"{token} " * 20) == (20, 20)
+
+
 def test_superscripts_and_subscripts_in_prose_still_read() -> None:
     text = ("The room measures 20 m² and holds 3 m³ of water; H₂O and CO₂ are the molecules¹ "
             "the committee discussed in its annual report and appendices.")

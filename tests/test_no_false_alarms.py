@@ -12,10 +12,13 @@ their program vouches for. And a correct page keeps its text through
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 from pathlib import Path
 
+import pikepdf
 import pytest
-from _producers import CJK_FONT, DEJAVU
+from _producers import CHROMIUM, CJK_FONT, DEJAVU, print_with_chromium
 
 from pytest_textlayer import classify, repair
 from pytest_textlayer.generators import generate
@@ -193,3 +196,55 @@ def test_a_symbol_fonts_symbol_area_is_symbols_not_lost_letters() -> None:
     assert classify(_symbol_page("Wingdings-Regular")).ok
     page = classify(_symbol_page("ABCDEF+Calibri")).pages[0]  # a text font: PUA is wrong
     assert page.verdict.value == "garbled", page.evidence
+
+
+# -- re-printed by Ghostscript and cairo -------------------------------------------------------
+#: URW's Nimbus Sans, an OpenType CFF font (fonts-urw-base35, which ./dev installs).
+NIMBUS = Path("/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf")
+NOT_PROSE = ("cells", "ticks", "notation", "json", "toc", "page number")
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (./dev installs it)")
+@pytest.mark.parametrize("kind", NOT_PROSE)
+def test_ghostscript_reprints_read_by_their_codes_as_every_reader_does(
+        kind: str, tmp_path: Path) -> None:
+    """gs pdfwrite re-prints reportlab's TrueType subsets as symbolic fonts with no encoding,
+    no ToUnicode and no glyph names, keeping the text's ASCII codes: poppler and PDFium print
+    the text right, so the page is readable, tables and numbers as much as prose."""
+    source, out = tmp_path / "rl.pdf", tmp_path / "gs.pdf"
+    source.write_bytes(_reportlab(CONTENT[kind], "DejaVuSans"))
+    subprocess.run(["gs", "-q", "-o", str(out), "-sDEVICE=pdfwrite", str(source)], check=True)
+    assert "".join(CONTENT[kind].split())[:40] in "".join(poppler_text(out).split())
+    report = classify(out)
+    assert report.ok, report.render()
+    assert any("codes read as ASCII" in line for line in report.pages[0].evidence) or \
+        report.pages[0].evidence
+
+
+def test_ghostscript_reprint_whose_codes_are_foreign_is_still_flagged() -> None:
+    """The generator's symbolic TrueType draws the text with codes of other characters: the
+    widths of its glyphs do not rank like the letters the codes would be."""
+    report = classify(generate("symbolic-truetype").pdf)
+    assert [p.verdict.value for p in report.pages] == ["undecodable"]
+
+
+@pytest.mark.skipif(shutil.which("pdftocairo") is None, reason="needs poppler-utils")
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (./dev installs it)")
+def test_cairo_type3_reprint_of_notation_is_readable(tmp_path: Path) -> None:
+    """Chromium prints an OpenType (CFF) font as Type3 with a ToUnicode, and cairo keeps it so:
+    no program vouches for the map, its widths do; and notation (``p<0.01``, ``a[1]``) is no
+    word broken by symbols."""
+    html = tmp_path / "notation.html"
+    lines = "".join(f"<p>{line}</p>" for line in CONTENT["notation"].splitlines())
+    html.write_text(
+        f"<html><head><style>@font-face {{ font-family: N; src: url('{NIMBUS.as_uri()}'); }}"
+        f"</style></head><body style='font-family: N'>{lines}"
+        "<p>a[9] := a[1] &lt;&lt; 1; n=835; df=3; F(5, 197)=4.36; p=0.972</p></body></html>",
+        encoding="utf-8")
+    printed, out = tmp_path / "chromium.pdf", tmp_path / "cairo.pdf"
+    assert print_with_chromium(html, printed)
+    subprocess.run(["pdftocairo", "-pdf", str(printed), str(out)], check=True)
+    with pikepdf.open(out) as pdf:
+        assert {str(f.Subtype) for f in pdf.pages[0].Resources.Font.values()} == {"/Type3"}
+    report = classify(out)
+    assert report.ok, report.render()
