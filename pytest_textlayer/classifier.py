@@ -391,13 +391,10 @@ def _readable_anyway(
     return spared, notes
 
 
-#: Fonts whose glyphs are symbols by name: Microsoft's convention maps them to U+F020-F0FF.
-_SYMBOL_FONT = re.compile(r"symbol|wingding|webding|dingbat|marlett|mt ?extra", re.IGNORECASE)
-
-
 def _symbol_font_glyphs(use: FontUse) -> int:
-    """Glyphs a symbol font draws that its map gives in the symbol area (U+F020-F0FF)."""
-    if not _SYMBOL_FONT.search(use.font.name):
+    """Glyphs a symbol font draws that its map gives in the symbol area (U+F020-F0FF), where
+    Microsoft's convention maps them."""
+    if not use.font.symbol_font:
         return 0
     unicode = use.font.unicode
     return sum(n for code, n in use.codes.items()
@@ -540,6 +537,8 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     font = use.font
     if font.has_account or font in _WIDTHS_AGREE:
         return 0  # its names or cmap agreed with its map (read by the caller first)
+    if font.symbol_font:
+        return 0  # symbols rank like no letters: 'A' typed in Dingbats draws a scissors
     letters = font.letter_widths
     if not letters:
         return 0

@@ -138,6 +138,8 @@ class FontInfo:
     tounicode: bool = False
     #: Flag 3 of the descriptor without flag 6: the font selects glyphs by code, not by name.
     symbolic: bool = False
+    #: Named as a symbol font (see SYMBOL_FONT_NAME): its glyphs are symbols, not letters.
+    symbol_font: bool = False
     #: Zero-argument callable giving the glyph names an embedded Type1/CFF program holds, for
     #: a simple font that selects glyphs by the names of a stock encoding (see soundroute).
     held_names: Any = field(default=None, repr=False)
@@ -533,6 +535,13 @@ def load_program(kind: str | None, data: bytes, length1: int = 0) -> _Program:
 
 
 # -- the analysis ------------------------------------------------------------------------------
+#: Fonts whose glyphs are symbols by name: the standard 14's Symbol and ZapfDingbats, their
+#: URW clones that Ghostscript and every Linux system substitute (Standard Symbols PS,
+#: D050000L), and Microsoft's Wingdings, Webdings, Marlett and MT Extra.
+SYMBOL_FONT_NAME = re.compile(r"symbol|wingding|webding|dingbat|marlett|mt ?extra|d050000l",
+                              re.IGNORECASE)
+
+
 def analyse_font(font: pikepdf.Dictionary) -> FontInfo:
     """Decide the font's route to Unicode by the taxonomy; never raises on a malformed font."""
     import pikepdf
@@ -540,9 +549,12 @@ def analyse_font(font: pikepdf.Dictionary) -> FontInfo:
     subtype = _name(font.get("/Subtype")) or "Unknown"
     base = _name(font.get("/BaseFont")) or _text(font.get("/Name", ""))[1:] or "(unnamed)"
     try:
-        if subtype == "Type0":
-            return _analyse_type0(font, base)
-        return _analyse_simple(font, base, subtype)
+        info = _analyse_type0(font, base) if subtype == "Type0" else \
+            _analyse_simple(font, base, subtype)
+        if SYMBOL_FONT_NAME.search(base) or any(
+                SYMBOL_FONT_NAME.search(name) for name in _described_names(font)):
+            object.__setattr__(info, "symbol_font", True)
+        return info
     except (pikepdf.PdfError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return FontInfo(
             base,
@@ -553,6 +565,18 @@ def analyse_font(font: pikepdf.Dictionary) -> FontInfo:
             f"font dictionary is malformed ({type(exc).__name__})",
             missing="font",
         )
+
+
+def _described_names(font: Any) -> list[str]:
+    """The FontName and FontFamily of a font's descriptor (a Type3 font has no other name)."""
+    import pikepdf
+
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None and isinstance(font.get("/DescendantFonts"), pikepdf.Array):
+        descriptor = font.DescendantFonts[0].get("/FontDescriptor")
+    if not isinstance(descriptor, pikepdf.Dictionary):
+        return []
+    return [_name(descriptor.get("/FontName")) or "", _text(descriptor.get("/FontFamily", ""))]
 
 
 def _tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:

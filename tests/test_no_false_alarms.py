@@ -248,3 +248,21 @@ def test_cairo_type3_reprint_of_notation_is_readable(tmp_path: Path) -> None:
         assert {str(f.Subtype) for f in pdf.pages[0].Resources.Font.values()} == {"/Type3"}
     report = classify(out)
     assert report.ok, report.render()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (./dev installs it)")
+def test_letters_typed_in_a_dingbat_font_are_what_the_author_wrote(tmp_path: Path) -> None:
+    """Chromium prints URW's Dingbats (D050000L, every Linux system's ZapfDingbats) as a
+    Type3 font whose ToUnicode gives the letters typed: scissors and stars are drawn, so
+    the widths rank like no letters, and say nothing against the map of a symbol font."""
+    dingbats = NIMBUS.with_name("D050000L.otf")
+    html = tmp_path / "dingbats.html"
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    html.write_text(
+        f"<html><head><style>@font-face {{ font-family: D; src: url('{dingbats.as_uri()}'); }}"
+        f"</style></head><body><p>Dingbats</p><p style='font-family: D'>{letters}</p>"
+        "</body></html>", encoding="utf-8")
+    printed = tmp_path / "chromium.pdf"
+    assert print_with_chromium(html, printed)
+    report = classify(printed)
+    assert report.ok, report.render()
