@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import html_parts as hp
+from .atomic import atomic_path
 from .errors import TextLayerError, UsageError
 from .glyphboxes import DEFAULT_DPI
 from .model import DocumentReport, PageReport, Verdict, summarise
@@ -85,9 +86,8 @@ def write_html(
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / INDEX
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        with atomic_path(target) as tmp:  # a full disk leaves no half-written report behind
+            tmp.write_text(text, encoding="utf-8")
     except OSError as exc:
         problem = exc.strerror or str(exc)
         raise UsageError(f"{out_dir}: cannot write the HTML report: {problem}") from None

@@ -14,6 +14,7 @@ Each line is the document object of ``--json`` plus a ``file`` key:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -94,14 +95,25 @@ class Sink:
         self.target = target
         self._own = target != "-"
         if self._own:
-            _cut_partial_line(Path(target))
-            self._fh: IO[str] = open(target, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            try:
+                _cut_partial_line(Path(target))
+                self._fh: IO[str] = open(target, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            except OSError as exc:
+                raise self._failed(exc) from None
         else:
             self._fh = sys.stdout
 
     def write(self, data: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
-        self._fh.flush()
+        try:
+            self._fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._fh.flush()
+        except OSError as exc:  # a full disk: the lines written stay whole, --resume goes on
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: OSError) -> UsageError:
+        where = "standard output" if not self._own else self.target
+        return UsageError(f"{where}: cannot write the JSON Lines record: "
+                          f"{exc.strerror or exc}")
 
     def write_all(self, items: Iterable[dict[str, Any]]) -> None:
         for item in items:
@@ -109,7 +121,9 @@ class Sink:
 
     def close(self) -> None:
         if self._own:
-            self._fh.close()
+            # A failed write already said why; closing can lose nothing more.
+            with contextlib.suppress(OSError):
+                self._fh.close()
 
 
 def _cut_partial_line(path: Path) -> None:

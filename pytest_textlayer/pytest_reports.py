@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .atomic import atomic_path
 from .model import DocumentReport, Verdict, summarise
 
 #: How many failing documents the terminal summary names.
@@ -66,9 +67,9 @@ class SessionRecord:
 
     def write_json(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.json_document(), indent=2, ensure_ascii=False) + "\n")
-        tmp.replace(path)
+        text = json.dumps(self.json_document(), indent=2, ensure_ascii=False) + "\n"
+        with atomic_path(path) as tmp:  # a full disk leaves no half-written report behind
+            tmp.write_text(text, encoding="utf-8")
 
     def summary_lines(self, *, enforcing: bool) -> list[str]:
         """Pages checked, verdict counts, the worst documents: the terminal summary."""
