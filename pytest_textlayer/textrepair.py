@@ -33,6 +33,10 @@ from .langmodel import LanguageJudgement, LetterPairModel
 
 #: The repaired text must beat the original by this many nats per pair (margin to margin).
 MIN_GAIN = 1.0
+#: How far above the threshold a shifted text must score to read clearly: prose in every
+#: language of the reference scores 0.9 and more; upper-case codes of a severed font shifted
+#: into letters pass by chance, a hundredth above it.
+MIN_CLEAR_MARGIN = 0.25
 #: Characters of a text the candidates are screened on (the winner is checked on more).
 SCREEN_CHARS = 1500
 #: Characters a winning candidate is verified on.
@@ -279,6 +283,8 @@ def _is_win(before: LanguageJudgement, after: LanguageJudgement, before_text: st
         return False
     if after.passes is None and _value(after) < 0:
         return False
+    if after.passes is True and _value(after) < MIN_CLEAR_MARGIN:
+        return False  # scraping past the threshold is chance, not a language read clearly
     if letter_share(after_text) < letter_share(before_text) - 0.1:
         return False  # a true repair gives letters back; it does not turn letters into symbols
     return _value(after) - _value(before) >= MIN_GAIN

@@ -266,3 +266,15 @@ def test_letters_typed_in_a_dingbat_font_are_what_the_author_wrote(tmp_path: Pat
     assert print_with_chromium(html, printed)
     report = classify(printed)
     assert report.ok, report.render()
+
+
+def test_no_repaired_sample_that_is_garbage() -> None:
+    """A severed subset numbered in order of first use: its codes shifted into capitals pass
+    a language's threshold by chance, which is no reading; the Mac glyph order's is one."""
+    first_use = classify(generate("severed", order="first-use").pdf).pages[0]
+    assert first_use.verdict.value == "undecodable"
+    assert not any("shifted by" in line for line in first_use.evidence), first_use.evidence
+    assert first_use.repaired_sample is None
+    mac = classify(generate("severed", order="mac-standard").pdf).pages[0]
+    assert mac.verdict.value == "undecodable"
+    assert mac.repaired_sample is not None and mac.repaired_sample.startswith("UNITED STATES")
