@@ -117,7 +117,11 @@ def iter_page_reports(
     from .textrepair import forget_recent
 
     forget_recent()
-    qpdf = open_pikepdf(source, password)
+    try:
+        qpdf = open_pikepdf(source, password)
+    except InputError as refused:  # qpdf cannot open it: PDFium may (see readerpages)
+        yield from _pdfium_only(source, settings, password, readers, refused)
+        return
     if readers is not None:
         readers.append(qpdf_version())
     pdfium = _LazyPdfium(source, password, readers)
@@ -142,11 +146,17 @@ def iter_page_reports(
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean)) as scanned:
             for index, content in scanned:
                 number = index + 1
+                if isinstance(content, Exception):  # qpdf and the walk raise many types
+                    yield _unreadable_page(pdfium, index, settings, content)
+                    continue
                 try:
-                    report = classify_page(number, _readable_content(source, number, content),
-                                           _Reader(pdfium, index), settings, model, trust)
+                    report = classify_page(number, content, _Reader(pdfium, index), settings,
+                                           model, trust)
                 except _NeedsFullText:  # a lean walk guessed wrong: walk it in full
-                    full = _readable_content(source, number, scan_or_error(qpdf, index, cache))
+                    full = scan_or_error(qpdf, index, cache)
+                    if isinstance(full, Exception):
+                        yield _unreadable_page(pdfium, index, settings, full)
+                        continue
                     report = classify_page(number, full, _Reader(pdfium, index), settings,
                                            model, trust)
                 yield report
@@ -169,11 +179,61 @@ def _needs_text(content: PageContent) -> None:
         raise _NeedsFullText
 
 
-def _readable_content(source: PdfSource, number: int,
-                      content: PageContent | Exception) -> PageContent:
-    if isinstance(content, Exception):  # qpdf and the walk raise many types on hostile input
-        raise InputError(source.name, f"page {number} cannot be read: {content}") from None
-    return content
+def _unreadable_page(pdfium: _LazyPdfium, index: int, settings: CheckSettings,
+                     problem: Exception) -> PageReport:
+    """A page qpdf cannot read costs that page only: PDFium's text judges it (readerpages).
+
+    Running out of memory is no property of the page but of the limits it runs under: the
+    document is refused in one line, as any other limit refuses it.
+    """
+    from .readerpages import judge_page
+
+    if isinstance(problem, MemoryError):
+        raise InputError(pdfium.source.name, f"page {index + 1} cannot be read: out of memory "
+                                             "(--max-memory)") from None
+    try:
+        doc = pdfium.doc()
+    except InputError:
+        doc = None
+    return judge_page(doc, index, settings, f"qpdf cannot read this page ({problem})",
+                      page_unreadable=True)
+
+
+def _pdfium_only(source: PdfSource, settings: CheckSettings, password: str,
+                 readers: list[str] | None, refused: InputError) -> Iterator[PageReport]:
+    """Every page judged by PDFium, for a file qpdf cannot open; qpdf's error when PDFium
+    cannot open it either."""
+    from .readerpages import judge_page
+
+    try:
+        doc = open_pdfium(source, password or None)
+    except InputError:
+        raise refused from None
+    try:
+        if readers is not None:
+            readers.append(pdfium_version())
+        count = len(doc)
+        if settings.pages is not None:
+            beyond = sorted(p for p in settings.pages if p > count)
+            if beyond:
+                raise InputError(source.name, f"has {count} pages; no page {beyond[0]}")
+        why = f"qpdf cannot open the file ({refused.problem})"
+        held: list[PageReport] = []  # until one page loads: none at all is qpdf's refusal
+        loaded = False
+        for index in range(count):
+            if settings.pages is None or index + 1 in settings.pages:
+                report = judge_page(doc, index, settings, why, page_unreadable=False)
+                if not loaded and "cannot read the page either" in report.evidence[0]:
+                    held.append(report)
+                    continue
+                loaded = True
+                yield from held
+                held.clear()
+                yield report
+        if held:
+            raise refused from None
+    finally:
+        doc.close()
 
 
 class _LazyPdfium:

@@ -86,7 +86,11 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
     """
     if limits.max_pages is None and limits.max_stream_bytes is None:
         return
-    pdf = open_pikepdf(source, password)
+    try:
+        pdf = open_pikepdf(source, password)
+    except InputError:  # the classifier asks PDFium (readerpages), or says why neither reads it
+        _pdfium_page_limit(source, limits, password)
+        return
     try:
         if limits.max_pages is not None:
             try:
@@ -109,6 +113,25 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
                 )
     finally:
         pdf.close()
+
+
+def _pdfium_page_limit(source: PdfSource, limits: Limits, password: str) -> None:
+    """The page limit of a file only PDFium opens (its streams are PDFium's to bound)."""
+    if limits.max_pages is None:
+        return
+    from .source import open_pdfium
+
+    try:
+        doc = open_pdfium(source, password or None)
+    except InputError:
+        return
+    try:
+        count = len(doc)
+    finally:
+        doc.close()
+    if count > limits.max_pages:
+        raise InputError(source.name, f"has {count} pages, over the limit of "
+                                      f"{limits.max_pages}{limits.flag('max_pages')}")
 
 
 #: Streams the classifier never inflates: samples, attachments, metadata, and the

@@ -464,6 +464,13 @@ def _collect(w: _Worker, ready: list[Any], now: float, limits: Limits) -> Outcom
         code = w.proc.exitcode
         w.job = None
         how = _signal_name(code)
+        if limits.max_memory and code == -signal.SIGABRT:
+            # Under an address-space cap, C++ readers (qpdf, PDFium) abort on a failed
+            # allocation: the limit, not the file, stopped them.
+            report = DocumentReport(path=label, error=(
+                f"needs more memory than the limit of {limits.max_memory // MIB} MiB"
+                f"{limits.flag('max_memory')} (a PDF reader aborted, {how})"))
+            return Outcome(index, report, MEMORY, elapsed)
         report = DocumentReport(path=label, error=f"a PDF reader crashed on it ({how})")
         return Outcome(index, report, CRASHED, elapsed)
     if limits.timeout is not None and elapsed >= limits.timeout:

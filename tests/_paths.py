@@ -16,3 +16,10 @@ REAL_CORPUS = Path(
         Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real",
     )
 )
+#: The unlabelled real PDFs of four other projects' test suites (`../shared/corpus/wild`).
+WILD_CORPUS = Path(
+    os.environ.get(
+        "TEXTLAYER_WILD_CORPUS",
+        Path(__file__).resolve().parents[2] / "shared" / "corpus" / "wild",
+    )
+)
