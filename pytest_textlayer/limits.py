@@ -7,7 +7,9 @@ how much walking a single document may ask for, so a corpus run always ends
 with one line per file.
 
 - ``max_pages`` and ``max_stream_bytes`` are checked *before* classifying, by
-  :func:`precheck`, in whatever process classifies (also in-process API use).
+  :func:`precheck`, in the worker that classifies (the command line, the
+  pytest plugin, :func:`pytest_textlayer.workers.run_guarded`); ``classify()``
+  called alone applies no limit: call :func:`precheck` first (docs/limits.md).
 - ``timeout`` and ``max_memory`` are enforced by :mod:`pytest_textlayer.workers`,
   which runs each document in a worker process it can kill: a worker over
   its time is killed, a worker over its address-space cap fails its
