@@ -39,10 +39,40 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+#: The exit statuses of docs/cli.md, under every command's help.
+EXIT_STATUSES = """exit status:
+  0    every page is OK (blank, readable, and whatever --allow adds)
+  1    some page is not OK (check); some page of OUT could not be made OK (repair)
+  2    usage error, a file that cannot be read as a PDF, output that cannot be written
+  3    repair needed OCR, but Tesseract or a language pack is missing
+  130  interrupted; nothing half-written is left behind
+
+the full reference: docs/cli.md in the source distribution"""
+
+CHECK_EXAMPLES = """examples:
+  textlayer check report.pdf                 one file: a verdict per bad page, with evidence
+  textlayer check out/ -j 0 --json           a folder, every core, one JSON object on stdout
+  textlayer check scans/ --allow absent      image-only pages are fine here
+  textlayer check big/ --jsonl run.jsonl     a corpus run, one line per document as it ends
+  textlayer check big/ --resume run.jsonl    go on after an interruption
+
+"""
+
+REPAIR_EXAMPLES = """examples:
+  textlayer repair broken.pdf -o fixed.pdf            map the glyphs, OCR only what cannot be
+  textlayer repair broken.pdf -o fixed.pdf --ocr never   never OCR; exit 1 if a page stays bad
+  textlayer repair scan.pdf -o text.pdf --lang deu    OCR a German scan
+
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Know whether a PDF's text layer can be read, and repair it when it cannot.",
+        epilog="run 'textlayer demo' to see every verdict on built-in examples\n\n"
+               + EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from . import __version__
 
@@ -72,7 +102,9 @@ def _add_check_settings(p: argparse.ArgumentParser) -> None:
 
 
 def _add_check(sub: Any) -> None:
-    p = sub.add_parser("check", help="classify every page of PDFs (files or directories)")
+    p = sub.add_parser("check", help="classify every page of PDFs (files or directories)",
+                       epilog=CHECK_EXAMPLES + EXIT_STATUSES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or directories of *.pdf")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
@@ -121,7 +153,9 @@ def _add_limits(p: argparse.ArgumentParser, *, repair: bool = False) -> None:
 
 
 def _add_repair(sub: Any) -> None:
-    p = sub.add_parser("repair", help="write a copy whose text layer reads right")
+    p = sub.add_parser("repair", help="write a copy whose text layer reads right",
+                       epilog=REPAIR_EXAMPLES + EXIT_STATUSES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", metavar="IN.pdf")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--ocr", choices=("auto", "never", "force"), default="auto",

@@ -301,3 +301,21 @@ def test_quiet_prints_the_summary_and_jobs_zero_means_every_core(
     out = capsys.readouterr().out
     assert out.strip().splitlines() == ["1 document(s), 1 page(s): 1 undecodable"]
     assert main(["check", "-j", "-1", str(bad)]) == 2
+
+
+def test_every_example_in_the_help_parses_and_the_exit_statuses_match_the_docs() -> None:
+    """The help's examples are commands the parser takes; its exit statuses are docs/cli.md's."""
+    import shlex
+
+    from pytest_textlayer.cli import CHECK_EXAMPLES, EXIT_STATUSES, REPAIR_EXAMPLES, build_parser
+
+    parser = build_parser()
+    lines = [line.strip() for line in (CHECK_EXAMPLES + REPAIR_EXAMPLES).splitlines()
+             if line.strip().startswith("textlayer ")]
+    assert len(lines) >= 7
+    for line in lines:
+        command = line.split("  ")[0]  # the comment follows two spaces
+        parser.parse_args(shlex.split(command)[1:])
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    for status in ("0", "1", "2", "3", "130"):
+        assert f"\n  {status} " in EXIT_STATUSES and f"| {status} |" in docs
