@@ -734,7 +734,8 @@ def _language(
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)
     if verdict.passes is False:
-        verdict = _without_minor_bad_fonts(content, settings, model) or verdict
+        verdict = (_without_minor_bad_fonts(content, settings, model)
+                   or _without_minor_failing_fonts(content, settings, model) or verdict)
     shape = not_running_words(words) if verdict.passes is False else None
     if shape is not None:
         return _Decision(Verdict.READABLE, (*readable.evidence, _shape_line(shape)), "language",
@@ -846,6 +847,36 @@ def _without_minor_bad_fonts(
                          for use in content.fonts)
     again = judge(_STRAY.sub(" ", language_sample(blanked)), model=model, lang=settings.lang)
     return again if again.passes is True else None
+
+
+def _without_minor_failing_fonts(
+    content: PageContent, settings: CheckSettings, model: LetterPairModel | None
+) -> LanguageJudgement | None:
+    """The page's judgement without the unverified fonts whose own text reads as no language,
+    when together they draw no more than the bad-glyph share.
+
+    A minor font with a wrong map (a heading, a word a re-print mangled: `Фа@и?ия`) gives
+    ordinary characters, so the font rung counts none of its glyphs bad; judged with the
+    rest, its letters fail the whole page. The contract's 10 % rule allows such a font, as it
+    allows one with unmapped glyphs: the rest of the page decides (the font is still judged
+    alone, with its share, by the odd-font rung)."""
+    from .langmodel import judge
+
+    limit = settings.max_bad_glyphs * content.glyphs
+    judged = [use for use in content.fonts if use.glyphs and not use.sound]
+    minor: list[FontUse] = []
+    drawn = 0
+    for use in sorted(judged, key=lambda u: u.glyphs):
+        if drawn + use.glyphs > limit:
+            break
+        if judge(_STRAY.sub(" ", use.text), model=model, lang=settings.lang).passes is False:
+            minor.append(use)
+            drawn += use.glyphs
+    if not minor or len(minor) == len(judged):
+        return None
+    rest = "\n".join(use.text for use in judged if use not in minor)
+    again = judge(_STRAY.sub(" ", language_sample(rest)), model=model, lang=settings.lang)
+    return again if again.passes is not False else None
 
 
 def _bad_within_limit(content: PageContent, settings: CheckSettings) -> bool:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from . import langmodel
 from .langmodel import LanguageJudgement, LetterPairModel
+from .textshape import not_running_words
 
 #: The repaired text must beat the original by this many nats per pair (margin to margin).
 MIN_GAIN = 1.0
@@ -285,9 +286,23 @@ def _is_win(before: LanguageJudgement, after: LanguageJudgement, before_text: st
         return False
     if after.passes is True and _value(after) < MIN_CLEAR_MARGIN:
         return False  # scraping past the threshold is chance, not a language read clearly
+    if not_running_words(after_text) is not None or _one_letter_dominates(after_text):
+        return False  # one ideograph repeated (a dot leader moved into Han) reads as no text
     if letter_share(after_text) < letter_share(before_text) - 0.1:
         return False  # a true repair gives letters back; it does not turn letters into symbols
     return _value(after) - _value(before) >= MIN_GAIN
+
+
+#: No language spends this share of its letters on one of them (English's e: 12 %; Chinese's
+#: commonest ideograph: 4 %): a reading that does is fill, or a leader of dots moved into
+#: another block.
+MAX_ONE_LETTER = 0.35
+
+
+def _one_letter_dominates(text: str) -> bool:
+    letters = Counter(c for c in text if c.isalpha())
+    total = sum(letters.values())
+    return total >= 20 and max(letters.values()) > MAX_ONE_LETTER * total
 
 
 def find_shift(text: str, model: LetterPairModel | None = None, *,

@@ -278,3 +278,11 @@ def test_no_repaired_sample_that_is_garbage() -> None:
     mac = classify(generate("severed", order="mac-standard").pdf).pages[0]
     assert mac.verdict.value == "undecodable"
     assert mac.repaired_sample is not None and mac.repaired_sample.startswith("UNITED STATES")
+
+
+def test_a_dot_leader_shifted_into_han_is_no_reading() -> None:
+    """A leader of dots moved by +19943 is one ideograph repeated: no language, no shift."""
+    from pytest_textlayer.textrepair import find_shift
+
+    leader = ("." * 50 + " " + "." * 44 + " 17 ") * 6 + "Р57GлPFаFO " + "." * 60
+    assert find_shift(leader) is None
