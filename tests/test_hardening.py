@@ -12,6 +12,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -493,7 +494,8 @@ def test_a_long_repair_shows_the_seconds_on_a_terminal_only(tmp_path: Path) -> N
     assert done.returncode == 2
     text = shown.decode()
     assert "textlayer: repairing " in text and slow.name in text
-    assert "(2 s)" in text and "\r\x1b[K" in text
+    # the seconds tick while it runs (how many ticks a loaded machine shows varies)
+    assert re.search(r"\(\d+ s\)", text) and "\r\x1b[K" in text, text
     assert text.rstrip().endswith("took longer than the limit of 4 s (--timeout)")
     piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert piped.stderr == (f"textlayer: error: {slow}: took longer than the limit of 4 s "
