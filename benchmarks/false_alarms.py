@@ -1393,31 +1393,18 @@ def one_line(exc: BaseException) -> str:
 
 
 def pdfium_chars(doc: Any, index: int) -> tuple[int, int, int]:
-    """(characters, bad ones, map errors) of a page as PDFium extracts it: characters it
-    generated (spaces, line ends) and whitespace are not counted; bad is a Unicode map error,
-    U+FFFD, NUL or another control character."""
-    import pypdfium2.raw as raw
+    """(characters, bad ones, map errors) of a page as PDFium extracts it (see
+    pytest_textlayer.readers.pdfium_char_counts): bad is a Unicode map error, U+FFFD or a
+    control character."""
+    from pytest_textlayer.readers import pdfium_char_counts
 
     page = doc[index]
     textpage = page.get_textpage()
-    total = bad = errors = 0
     try:
-        has_error = getattr(raw, "FPDFText_HasUnicodeMapError", None)
-        for k in range(raw.FPDFText_CountChars(textpage.raw)):
-            if raw.FPDFText_IsGenerated(textpage.raw, k) == 1:
-                continue
-            code = raw.FPDFText_GetUnicode(textpage.raw, k)
-            error = has_error is not None and has_error(textpage.raw, k) == 1
-            c = chr(code) if code <= 0x10FFFF else "\ufffd"
-            if c.isspace() and not error:
-                continue
-            total += 1
-            errors += error
-            bad += error or c in ("\ufffd", "\x00") or unicodedata.category(c) == "Cc"
+        return pdfium_char_counts(textpage)
     finally:
         textpage.close()
         page.close()
-    return total, bad, errors
 
 
 def squeeze(text: str) -> str:

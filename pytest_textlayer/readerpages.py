@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from .model import PageReport, Verdict
+from .readers import pdfium_char_counts
 from .settings import CheckSettings
 
 #: Characters of a sample kept in the report.
@@ -73,18 +74,7 @@ def _read(doc: Any, index: int) -> tuple[int, int, int, int, str]:
         images = sum(1 for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=2))
         textpage = page.get_textpage()
         try:
-            has_error = getattr(raw, "FPDFText_HasUnicodeMapError", None)
-            chars = bad = 0
-            for k in range(raw.FPDFText_CountChars(textpage.raw)):
-                if raw.FPDFText_IsGenerated(textpage.raw, k) == 1:
-                    continue
-                code = raw.FPDFText_GetUnicode(textpage.raw, k)
-                error = has_error is not None and has_error(textpage.raw, k) == 1
-                c = chr(code) if code <= 0x10FFFF else "\ufffd"
-                if c.isspace() and not error:
-                    continue
-                chars += 1
-                bad += error or c in "\ufffd\uffff\ufffe" or ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
+            chars, bad, _errors = pdfium_char_counts(textpage)
             text = textpage.get_text_range() if chars else ""
         finally:
             textpage.close()

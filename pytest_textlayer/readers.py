@@ -80,6 +80,34 @@ def pdfium_page_text(doc: Any, index: int) -> str:
         page.close()
 
 
+def pdfium_char_counts(textpage: Any) -> tuple[int, int, int]:
+    """(characters drawn, unmapped ones, map errors) of a PDFium text page.
+
+    Characters PDFium generated (spaces, line ends) and whitespace are not
+    counted; unmapped is a Unicode map error (``FPDFText_HasUnicodeMapError``,
+    where this PDFium has it), U+FFFD/FFFE/FFFF or a control character: the
+    reader's own signals that a glyph reached no character.
+    """
+    import unicodedata
+
+    import pypdfium2.raw as raw
+
+    has_error = getattr(raw, "FPDFText_HasUnicodeMapError", None)
+    chars = unmapped = errors = 0
+    for k in range(raw.FPDFText_CountChars(textpage.raw)):
+        if raw.FPDFText_IsGenerated(textpage.raw, k) == 1:
+            continue
+        code = raw.FPDFText_GetUnicode(textpage.raw, k)
+        error = has_error is not None and has_error(textpage.raw, k) == 1
+        c = chr(code) if code <= 0x10FFFF else "\ufffd"
+        if c.isspace() and not error:
+            continue
+        chars += 1
+        errors += error
+        unmapped += error or c in "\ufffd\ufffe\uffff" or unicodedata.category(c) == "Cc"
+    return chars, unmapped, errors
+
+
 def _clean_pdfium(text: str) -> str:
     # PDFium joins lines with CRLF and marks generated hyphens with U+0002.
     return text.replace("\r\n", "\n").replace("\x02", "")
