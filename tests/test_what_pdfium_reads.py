@@ -1,7 +1,8 @@
 """Files and pages qpdf refuses that PDFium reads are judged, page by page, on PDFium's text.
 
-Real files from other projects' test suites (``../shared/corpus/wild``; the
-tests skip when it is absent): a file whose /Root qpdf cannot find, files
+A page tree that loops, built here, and real files from other projects' test
+suites (``../shared/corpus/wild``; those tests skip when it is absent): a
+file whose /Root qpdf cannot find, files
 encrypted with a crypt filter qpdf will not undo and PDFium opens with the
 empty password, and a document one of whose content streams qpdf cannot
 decode, which costs that page, not the document. A file neither reader
@@ -16,9 +17,31 @@ from _paths import WILD_CORPUS
 from pytest_textlayer import classify
 from pytest_textlayer.cli import main
 
-pytestmark = pytest.mark.skipif(not WILD_CORPUS.is_dir(), reason="../shared/corpus/wild absent")
+needs_wild = pytest.mark.skipif(not WILD_CORPUS.is_dir(), reason="../shared/corpus/wild absent")
 
 
+def test_a_page_tree_that_loops_is_read_by_pdfium() -> None:
+    """qpdf refuses a /Pages node listed among its own kids ("Loop detected"); PDFium reads
+    the page the tree leads to."""
+    import io
+
+    import pikepdf
+
+    from pytest_textlayer.generators import generate
+
+    pdf = pikepdf.open(io.BytesIO(generate("readable").pdf))
+    pdf.Root.Pages.Kids.append(pdf.Root.Pages)
+    out = io.BytesIO()
+    pdf.save(out)
+    report = classify(out.getvalue())
+    assert report.error is None
+    (page,) = report.pages
+    assert page.verdict.value == "readable" and page.decided_by == "readers"
+    assert "Loop detected" in page.evidence[0]
+    assert page.sample.startswith("UNITED STATES DISTRICT COURT")
+
+
+@needs_wild
 @pytest.mark.parametrize("name", [
     "camelot__tests_files_agstat.pdf",
     "qpdf__qpdf_qtest_qpdf_unfilterable-with-crypt.pdf",
@@ -35,6 +58,7 @@ def test_a_file_qpdf_cannot_open_is_judged_on_pdfiums_text(name: str) -> None:
     assert any("PDFium" in reader for reader in report.readers)
 
 
+@needs_wild
 def test_a_page_qpdf_cannot_decode_costs_that_page_only() -> None:
     report = classify(WILD_CORPUS / "qpdf__qpdf_qtest_qpdf_shared-images-errors.pdf")
     assert report.error is None and len(report.pages) == 10
@@ -44,6 +68,7 @@ def test_a_page_qpdf_cannot_decode_costs_that_page_only() -> None:
     assert judged and all(p.evidence[0].startswith("qpdf cannot read this page (") for p in judged)
 
 
+@needs_wild
 def test_a_file_neither_reader_opens_is_refused_in_one_line(
         capsys: pytest.CaptureFixture[str]) -> None:
     path = WILD_CORPUS / "qpdf__qpdf_qtest_qpdf_issue-99.pdf"
@@ -52,6 +77,7 @@ def test_a_file_neither_reader_opens_is_refused_in_one_line(
     assert line.startswith(f"textlayer: error: {path}: damaged PDF: ")
 
 
+@needs_wild
 @pytest.mark.parametrize("name", ["pikepdf__tests_resources_fuzz_378014596.pdf",
                                   "qpdf__qpdf_qtest_qpdf_deep-pages.pdf"])
 def test_a_file_whose_pages_pdfium_cannot_load_either_is_refused(name: str) -> None:
