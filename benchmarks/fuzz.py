@@ -2,11 +2,12 @@
 """Long mutation-fuzz run of `textlayer check`: how many hostile inputs, how many failed.
 
     python benchmarks/fuzz.py [--count 5000] [--seconds 0] [--seed 1] [-j 2]
-                              [--timeout 10] [--max-memory 1024] [--real DIR] [--slow]
+                              [--timeout 10] [--max-memory 1024] [--real DIR ...] [--slow]
                               [--save DIR]
 
-Seeds are one fixture of every generator family plus, when --real names a
-folder (default: the shared real corpus if present), its PDFs under 120 kB.
+Seeds are one fixture of every generator family plus the PDFs under 120 kB of
+each --real folder (repeatable; default: the labelled real corpus and the
+wild corpus of other projects' test suites beside the checkout, those present).
 Each case applies one to three mutations of `pytest_textlayer.fuzz` and runs
 through the same guarded workers as `textlayer check`, under the given limits.
 
@@ -32,7 +33,8 @@ from pytest_textlayer.limits import MIB, Limits
 from pytest_textlayer.settings import CheckSettings
 from pytest_textlayer.workers import CRASHED, INTERNAL, MEMORY, TIMEOUT, run_guarded
 
-REAL = Path("/work/shared/corpus/real")
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+REAL_SEEDS = [str(CORPORA / name) for name in ("real", "wild") if (CORPORA / name).is_dir()]
 
 
 def main() -> int:
@@ -46,12 +48,13 @@ def main() -> int:
     ap.add_argument("--slow-after", type=float, default=5.0,
                     help="count inputs slower than this as slow (default 5 s)")
     ap.add_argument("--max-memory", type=int, default=1024, help="MiB per worker")
-    ap.add_argument("--real", default=str(REAL) if REAL.is_dir() else None)
+    ap.add_argument("--real", action="append", metavar="DIR",
+                    help="a folder of real seed PDFs (repeatable)")
     ap.add_argument("--slow", action="store_true", help="include decompression bombs")
     ap.add_argument("--save", type=Path, help="write failing inputs here")
     args = ap.parse_args()
 
-    seeds = seed_pdfs(args.real)
+    seeds = seed_pdfs(args.real or REAL_SEEDS)
     names = list(MUTATIONS) + (list(SLOW_MUTATIONS) if args.slow else [])
     rng = random.Random(args.seed)
     cases: dict[int, tuple[str, list[str], bytes]] = {}

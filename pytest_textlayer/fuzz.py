@@ -18,7 +18,7 @@ import io
 import random
 import re
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 Mutation = Callable[[bytes, random.Random], bytes]
@@ -393,18 +393,20 @@ def mutate(seed: bytes, rng: random.Random, names: Iterable[str] | None = None
     return chosen, data
 
 
-def seed_pdfs(real_dir: str | None = None, max_real_bytes: int = 120_000
+def seed_pdfs(real_dirs: str | Sequence[str] | None = None, max_real_bytes: int = 120_000
               ) -> list[tuple[str, bytes]]:
-    """Seeds: one fixture of every generator family, and small real PDFs when a folder is given."""
+    """Seeds: one fixture of every generator family, and the small real PDFs of each folder."""
     from pathlib import Path
 
     from .generators import FAMILIES, generate
 
     seeds = [(f"gen:{name}", generate(name).pdf) for name in FAMILIES]
-    if real_dir and Path(real_dir).is_dir():
-        for path in sorted(Path(real_dir).glob("*.pdf")):
-            if path.stat().st_size <= max_real_bytes:
-                seeds.append((f"real:{path.name}", path.read_bytes()))
+    folders = [real_dirs] if isinstance(real_dirs, str) else list(real_dirs or ())
+    for folder in folders:
+        if Path(folder).is_dir():
+            for path in sorted(Path(folder).glob("*.pdf")):
+                if path.stat().st_size <= max_real_bytes:
+                    seeds.append((f"{Path(folder).name}:{path.name}", path.read_bytes()))
     return seeds
 
 
