@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -125,7 +126,9 @@ def _edit(data: bytes, change: Callable[[Any, random.Random], None], rng: random
             return data
         out = io.BytesIO()
         try:
-            pdf.save(out, compress_streams=rng.random() < 0.5)
+            with warnings.catch_warnings():  # pikepdf's advice on the copies a mutation makes
+                warnings.simplefilter("ignore")
+                pdf.save(out, compress_streams=rng.random() < 0.5)
         except Exception:
             return data
         return out.getvalue()
