@@ -62,9 +62,22 @@ def run_demo(directory: Path, *, out: TextIO) -> int:
     total = len(DEMO_CASES)
     print(f"\n{right} of {total} fixtures got the expected verdict; PDFs in {directory}/", file=out)
     repaired = _repair_all(directory, out)
-    print(f"next: textlayer check {directory}   |   textlayer repair "
+    command = _command()
+    print(f"next: {command} check {directory}   |   {command} repair "
           f"{directory}/shifted-29.pdf -o fixed.pdf", file=out)
     return int(ExitCode.OK if right == total and repaired else ExitCode.BAD_PAGES)
+
+
+def _command() -> str:
+    """How to run textlayer from here: its name when it is on PATH, else its path (`./dev demo`
+    runs it from the project's virtual environment, which no shell has activated)."""
+    import shutil
+    import sys
+
+    if shutil.which("textlayer"):
+        return "textlayer"
+    beside = Path(sys.executable).with_name("textlayer")
+    return str(beside) if beside.exists() else f"{sys.executable} -m pytest_textlayer"
 
 
 def _repair_all(directory: Path, out: TextIO) -> bool:
