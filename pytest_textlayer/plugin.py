@@ -311,7 +311,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     try:
         item_settings(item)
     except SettingError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        problem = str(exc)
+    else:
+        return
+    pytest.fail(problem, pytrace=False)  # outside the handler: one message, not a chain of two
 
 
 @pytest.hookimpl(wrapper=True)

@@ -511,6 +511,23 @@ def test_unknown_marker_keyword_errors_the_test(pytester: pytest.Pytester) -> No
     )
 
 
+def test_a_bad_marker_value_is_said_once(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.textlayer(allow=["absnt"])
+        def test_typo(textlayer):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert out.count("@pytest.mark.textlayer(allow=...): unknown verdict 'absnt'") == 1, out
+    assert "During handling of the above exception" not in out
+
+
 # -- precedence, end to end -------------------------------------------------------------
 
 PRECEDENCE_TEST = """
