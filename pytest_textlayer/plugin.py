@@ -232,6 +232,29 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # -- collected PDF files ----------------------------------------------------------------
 
 
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """`pytest build/` without --textlayer collects nothing from the PDFs it names: say so,
+    rather than leave "no tests ran" to explain itself."""
+    state = config.stash.get(STATE, None)
+    if state is None or state.enforcing or items:
+        return []
+    scope = state.scope
+    named = [f for f in scope.files if f.suffix.lower() == ".pdf"]
+    named += [d for d in scope.dirs if _holds_a_pdf(d)]
+    if not named:
+        return []
+    shown = ", ".join(sorted(scope.display(p) for p in named)[:3])
+    return [f"textlayer: the PDFs under {shown} are checked only with --textlayer "
+            f"(pytest --textlayer {shown.split(', ')[0]})"]
+
+
+def _holds_a_pdf(directory: Path) -> bool:
+    try:
+        return next(iter(directory.rglob("*.pdf")), None) is not None
+    except OSError:  # a folder that cannot be searched: pytest reports it
+        return False
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Walk into a named directory (`build/` is in pytest's norecursedirs) unless --ignore'd.

@@ -782,3 +782,19 @@ def test_model_from_marker_command_line_and_ini(
     bad = pytester.runpytest("--textlayer-model=models/notes.json")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     bad.stderr.fnmatch_lines(["ERROR: --textlayer-model: *notes.json: not a letter-pair model*"])
+
+
+def test_naming_a_folder_of_pdfs_without_the_gate_says_how_to_check_them(
+        pytester: pytest.Pytester) -> None:
+    from pytest_textlayer.generators import generate
+
+    (pytester.path / "build").mkdir()
+    (pytester.path / "build" / "out.pdf").write_bytes(generate("readable").pdf)
+    result = pytester.runpytest("build")
+    result.stdout.fnmatch_lines(["textlayer: the PDFs under build are checked only with "
+                                 "--textlayer (pytest --textlayer build)"])
+    pytester.makepyfile("def test_one():\n    pass\n")
+    result = pytester.runpytest("build", "test_naming_a_folder_of_pdfs_without_the_gate_says"
+                                "_how_to_check_them.py")
+    result.assert_outcomes(passed=1)
+    assert "checked only with --textlayer" not in result.stdout.str()
