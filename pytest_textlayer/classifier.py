@@ -203,7 +203,7 @@ def _pdfium_only(source: PdfSource, settings: CheckSettings, password: str,
                  readers: list[str] | None, refused: InputError) -> Iterator[PageReport]:
     """Every page judged by PDFium, for a file qpdf cannot open; qpdf's error when PDFium
     cannot open it either."""
-    from .readerpages import judge_page
+    from .readerpages import judge_page, unloaded
 
     try:
         doc = open_pdfium(source, password or None)
@@ -223,7 +223,7 @@ def _pdfium_only(source: PdfSource, settings: CheckSettings, password: str,
         for index in range(count):
             if settings.pages is None or index + 1 in settings.pages:
                 report = judge_page(doc, index, settings, why, page_unreadable=False)
-                if not loaded and "cannot read the page either" in report.evidence[0]:
+                if not loaded and unloaded(report):
                     held.append(report)
                     continue
                 loaded = True

@@ -360,6 +360,8 @@ MIN_WIDTH_LETTERS = 8
 #: Ghostscript and cairo re-distillations and 24 Chromium prints give 0.72 or more (264
 #: font-pages), their scrambled copies under 0.3 for 32 of 33.
 MAX_WIDTH_CORRELATION = 0.3
+#: Rank correlation of widths with letters that vouches for a map (real fonts: 0.6 and more).
+MIN_WIDTH_RANK = 0.7
 
 
 #: Advance widths (1/1000 em) of the Latin-1, Greek and Cyrillic letters. Latin: the mean of

@@ -21,11 +21,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from .cmaps import CMap, parse_cmap
 from .crosscheck import (
+    MIN_WIDTH_RANK,
     Contradiction,
     compare,
     letter_widths,
@@ -842,13 +843,13 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         if subtype == "TrueType" and program is not None and cmap is None:
             detail = _sfnt_detail(program)
             recovered = _symbolic_cmap_text(program)
-            by_code = _codes_as_text(program, recovered, lambda: simple_widths(font))
+            widths = cache(lambda: simple_widths(font))  # read once, here or for letter_widths
+            by_code = _codes_as_text(program, recovered, widths)
             if by_code is not None:
                 return FontInfo(
                     base, subtype, enc_text, "code", FontStatus.USABLE, None,
                     unicode=by_code, missing="noascii", embedded=embedded, program=kind,
-                    recovered=recovered, symbolic=symbolic,
-                    width_account=(by_code, lambda: simple_widths(font)),
+                    recovered=recovered, symbolic=symbolic, width_account=(by_code, widths),
                 )
             if recovered:
                 problem = (
@@ -1034,8 +1035,6 @@ def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
 #: Share of the codes a symbolic TrueType's Unicode cmap names on which it must agree with the
 #: codes read as ASCII before the readers' reading of the codes counts as the font's own.
 MIN_CODES_AGREE = 0.9
-#: Below this rank correlation of widths with the letters the codes read as, they are foreign.
-MIN_CODES_WIDTH_RANK = 0.7
 
 
 def _codes_as_text(prog: _Program, recovered: Mapping[int, str],
@@ -1066,7 +1065,7 @@ def _codes_as_text(prog: _Program, recovered: Mapping[int, str],
     except Exception:  # noqa: BLE001 - malformed widths say nothing
         letters = {}
     found = width_correlation(letters, dict.fromkeys(ascii_codes, 1)) if letters else None
-    if found is not None and found[0] < MIN_CODES_WIDTH_RANK:
+    if found is not None and found[0] < MIN_WIDTH_RANK:  # the widths say the codes are foreign
         return None
     return ascii_codes
 

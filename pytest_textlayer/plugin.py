@@ -243,9 +243,9 @@ def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Ite
     named += [d for d in scope.dirs if _holds_a_pdf(d)]
     if not named:
         return []
-    shown = ", ".join(sorted(scope.display(p) for p in named)[:3])
-    return [f"textlayer: the PDFs under {shown} are checked only with --textlayer "
-            f"(pytest --textlayer {shown.split(', ')[0]})"]
+    names = sorted(scope.display(p) for p in named)
+    return [f"textlayer: the PDFs under {', '.join(names[:3])} are checked only with "
+            f"--textlayer (pytest --textlayer {names[0]})"]
 
 
 def _holds_a_pdf(directory: Path) -> bool:

@@ -25,6 +25,8 @@ from .settings import CheckSettings
 
 #: Characters of a sample kept in the report.
 SAMPLE_LIMIT = 240
+#: What the evidence says of a page PDFium cannot lay out (see :func:`unloaded`).
+_UNLOADED = "PDFium cannot read the page either"
 #: Private Use characters standing alone are symbols (bullets), not letters lost.
 _ALONE_PUA = re.compile("(?<![^\\s])[\ue000-\uf8ff](?![^\\s])")
 
@@ -42,7 +44,7 @@ def judge_page(doc: Any, index: int, settings: CheckSettings, why: str, *,
         chars, bad, pua, images, text = _read(doc, index)
     except Exception as exc:  # noqa: BLE001 - PDFium could not lay the page out
         return _report(number, Verdict.UNDECODABLE, settings,
-                       (f"{why}; PDFium cannot read the page either ({_line(exc)})",), "")
+                       (f"{why}; {_UNLOADED} ({_line(exc)})",), "")
     if not chars:
         if images:
             verdict, found = Verdict.ABSENT, f"no text, {images} image(s): only OCR can read it"
@@ -63,6 +65,11 @@ def judge_page(doc: Any, index: int, settings: CheckSettings, why: str, *,
             f"{read}, {pua} of them in the Private Use Area",), text)
     return _report(number, Verdict.READABLE, settings,
                    (f"{read}, {bad} without a Unicode map",), text, unmapped=bad)
+
+
+def unloaded(report: PageReport) -> bool:
+    """Is this the report of a page PDFium could not lay out (no reader read anything)?"""
+    return report.decided_by == "readers" and _UNLOADED in report.evidence[0]
 
 
 def _read(doc: Any, index: int) -> tuple[int, int, int, int, str]:
@@ -96,4 +103,4 @@ def _line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
-__all__ = ["judge_page"]
+__all__ = ["judge_page", "unloaded"]

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .crosscheck import MIN_WIDTH_RANK
 from .model import FontStatus
 
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ MIN_COVERED = 0.5
 MIN_AGREEING = 0.9
 #: Share of the glyphs a Type1/CFF program must hold the encoding's names for.
 MIN_HELD = 0.9
-#: Rank correlation of widths with letters that vouches for a map (real fonts: 0.6 and more).
-MIN_WIDTH_RANK = 0.7
 
 
 def is_sound(use: FontUse) -> bool:
