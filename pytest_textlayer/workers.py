@@ -75,9 +75,7 @@ def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Lim
     except InputError as exc:
         report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
     except MemoryError:
-        cap = f" of {limits.max_memory // MIB} MiB" if limits.max_memory else ""
-        report = DocumentReport(path=label, error=f"needs more memory than the limit{cap}"
-                                                  f"{limits.flag('max_memory')}")
+        report = DocumentReport(path=label, error=_over_memory(limits))
         kind = MEMORY
     except RecursionError:
         report = DocumentReport(path=label, error="nested too deeply to read")
@@ -467,9 +465,8 @@ def _collect(w: _Worker, ready: list[Any], now: float, limits: Limits) -> Outcom
         if limits.max_memory and code == -signal.SIGABRT:
             # Under an address-space cap, C++ readers (qpdf, PDFium) abort on a failed
             # allocation: the limit, not the file, stopped them.
-            report = DocumentReport(path=label, error=(
-                f"needs more memory than the limit of {limits.max_memory // MIB} MiB"
-                f"{limits.flag('max_memory')} (a PDF reader aborted, {how})"))
+            report = DocumentReport(path=label,
+                                    error=f"{_over_memory(limits)} (a PDF reader aborted, {how})")
             return Outcome(index, report, MEMORY, elapsed)
         report = DocumentReport(path=label, error=f"a PDF reader crashed on it ({how})")
         return Outcome(index, report, CRASHED, elapsed)
@@ -482,6 +479,12 @@ def _collect(w: _Worker, ready: list[Any], now: float, limits: Limits) -> Outcom
             path=label, error=f"took longer than the limit of {seconds} s{limits.flag('timeout')}"),
             TIMEOUT, elapsed, peak)
     return None
+
+
+def _over_memory(limits: Limits) -> str:
+    """The one line of a document stopped by the memory limit."""
+    cap = f" of {limits.max_memory // MIB} MiB" if limits.max_memory else ""
+    return f"needs more memory than the limit{cap}{limits.flag('max_memory')}"
 
 
 def _signal_name(code: int | None) -> str:
