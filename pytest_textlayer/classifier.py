@@ -393,6 +393,8 @@ def _static(
 #: Private Use code points where symbol fonts' codes are mapped (Microsoft's convention):
 #: a bullet drawn alone there is a bullet, not a lost letter.
 _SYMBOL_AREA = re.compile("(?<![^\\s])[\uf000-\uf0ff](?![^\\s])")
+#: Any Private Use character standing alone: an icon or a font's own unencoded glyph.
+_PUA_ALONE = re.compile("(?<![^\\s])[\ue000-\uf8ff\U000f0000-\U0010fffd](?![^\\s])")
 
 
 def _readable_anyway(
@@ -400,12 +402,13 @@ def _readable_anyway(
 ) -> tuple[int, list[str]]:
     """Bad glyphs that still reach readers as the right text, with the reason for each font.
 
-    Two cases, both decided on what readers print rather than on the route:
+    Three cases, decided on what readers print or what is drawn, not on the route:
     a font without a route whose codes nevertheless are the characters
     (Ghostscript re-distils subsets as symbolic TrueType with ASCII codes, and
     every reader prints the text right), judged by reading that font's text;
-    and Private Use symbols standing alone (Word's and PowerPoint's bullets),
-    which are bullets, not letters lost.
+    Private Use symbols standing alone (Word's and PowerPoint's bullets, icons),
+    which are symbols, not letters lost; and codes that select the font's
+    .notdef glyph, the box drawn for a character the font lacks.
     """
     from .langmodel import judge
 
@@ -414,9 +417,21 @@ def _readable_anyway(
     for use in content.fonts:
         if not use.bad_glyphs:
             continue
+        notdef = _notdef_glyphs(use)
+        if notdef:
+            spared += notdef
+            notes.append(f"{notdef} glyph(s) of font {use.font.name} draw the font's "
+                         "missing-glyph box (.notdef): no character is lost")
+            if notdef >= use.bad_glyphs:
+                continue
         status, route, _ = use.judge()  # one judgement; the properties each judge again
         if status is FontStatus.WRONG and route == "pua":
-            alone = min(use.bad_glyphs, len(_SYMBOL_AREA.findall(use.text)))
+            # Where the font's map gives most glyphs real characters, a Private Use value is
+            # the font's own code point for a glyph Unicode has none for (DejaVu's tone
+            # letters, an icon); where it gives most glyphs Private Use values, only
+            # Microsoft's symbol area is taken as symbols.
+            area = _SYMBOL_AREA if use.font.route == "pua" else _PUA_ALONE
+            alone = min(use.bad_glyphs - notdef, len(area.findall(use.text)))
             symbols = _symbol_font_glyphs(use)
             if symbols > alone:
                 spared += symbols
@@ -427,7 +442,7 @@ def _readable_anyway(
             if alone:
                 spared += alone
                 notes.append(f"{alone} glyph(s) of font {use.font.name} are symbols standing "
-                             "alone in the Private Use Area (bullets), not letters")
+                             "alone in the Private Use Area (bullets, icons), not letters")
             continue
         if status not in (FontStatus.SEVERED, FontStatus.RECOVERABLE) or route == "null":
             continue
@@ -444,11 +459,19 @@ def _readable_anyway(
             continue
         verdict = judge(words, model=model, lang=settings.lang)
         if verdict.passes is True:
-            spared += use.bad_glyphs
+            spared += use.bad_glyphs - notdef
             notes.append(f"font {use.font.name} has no route by the specification, but its "
                          f"codes are the characters: readers print text that reads as "
                          f"{verdict.lang}")
     return spared, notes
+
+
+def _notdef_glyphs(use: FontUse) -> int:
+    """Bad glyphs whose codes select the program's .notdef: the box drawn for a character
+    the font lacks, which no map can give a letter for."""
+    font = use.font
+    return sum(n for code, n in use.codes.items()
+               if font.why(code) is not None and font.draws_notdef(code))
 
 
 def _symbol_font_glyphs(use: FontUse) -> int:

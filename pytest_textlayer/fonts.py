@@ -144,6 +144,9 @@ class FontInfo:
     #: Zero-argument callable giving the glyph names an embedded Type1/CFF program holds, for
     #: a simple font that selects glyphs by the names of a stock encoding (see soundroute).
     held_names: Any = field(default=None, repr=False)
+    #: Zero-argument callable giving a test of whether a code selects glyph 0 (.notdef) of the
+    #: embedded program, for :meth:`draws_notdef`; None when the font cannot tell.
+    notdef_account: Any = field(default=None, repr=False)
 
     # -- codes -------------------------------------------------------------------------------
     def split_codes(self, data: bytes) -> list[int]:
@@ -195,6 +198,27 @@ class FontInfo:
                 found = {}
             object.__setattr__(self, "recovered", {**found, **self.recovered})
         return self.recovered.get(code)
+
+    @cached_property
+    def _notdef_test(self) -> Callable[[int], bool] | None:
+        if self.notdef_account is None:
+            return None
+        try:
+            test: Callable[[int], bool] | None = self.notdef_account()
+        except Exception:  # noqa: BLE001 - the PDF was closed or the program is broken
+            test = None
+        object.__setattr__(self, "notdef_account", None)
+        return test
+
+    def draws_notdef(self, code: int) -> bool:
+        """Does ``code`` select the program's glyph 0, the missing-glyph box (first use only)?
+
+        A producer that draws a character its font lacks draws .notdef, and a
+        map that gives no character for it (U+0000, nothing) loses no letter:
+        the box is no character. Read while the PDF is open.
+        """
+        test = self._notdef_test
+        return test is not None and test(code)
 
     @cached_property
     def contradiction(self) -> Contradiction | None:
@@ -920,6 +944,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
             own_account=(cmap.unicode, *_simple_account(names, zapf, subtype, symbolic, kind,
                                                         get_program)),
             width_account=(cmap.unicode, lambda: simple_widths(font)),
+            notdef_account=_simple_notdef(kind, subtype, names, get_program),
         )
     extra = tu_problem or (f"ToUnicode is the name /{tu_name}" if tu_name else None)
     if extra:
@@ -939,6 +964,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         glyph_names=names,
         symbolic=symbolic,
         held_names=(lambda: get_program().names) if kind in ("Type1", "CFF", "OpenType") else None,
+        notdef_account=_simple_notdef(kind, subtype, names, get_program),
     )
 
 
@@ -1167,6 +1193,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
                 (cmap.unicode, lambda: cid_widths(cidfont))
                 if code_to_cid is None and not predefined else None
             ),
+            notdef_account=_cid_notdef(kind, cidfont, code_to_cid, predefined),
         )
     if collection:
         problem = None
@@ -1218,6 +1245,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
         recovered=recovered,
         embedded=True,
         program=kind,
+        notdef_account=_cid_notdef(kind, cidfont, code_to_cid, predefined),
     )
 
 
@@ -1273,6 +1301,52 @@ def program_route(
         problem += " (CIDFontType0 holds a TrueType program)"
     status = FontStatus.RECOVERABLE if recovered else FontStatus.SEVERED
     return status, route, problem, recovered
+
+
+def _simple_notdef(kind: str | None, subtype: str, names: Mapping[int, str],
+                   get_program: Callable[[], _Program]) -> Callable[[], Any] | None:
+    """For an embedded TrueType program: which codes select glyph 0, looked up as viewers do
+    (the (3,0) or (1,0) subtable by code, then the Unicode subtable by the encoding's names)."""
+    if subtype != "TrueType" or kind not in ("TrueType", "OpenType"):
+        return None
+
+    def account() -> Callable[[int], bool] | None:
+        prog = get_program()
+        if prog.error or not prog.cmap_kinds:
+            return None  # no subtable: viewers take the code as the glyph id, unknown here
+
+        def selects_notdef(code: int) -> bool:
+            for key in (code, 0xF000 | code, 0xF100 | code, 0xF200 | code):
+                if prog.symbol_cmap.get(key):
+                    return False
+            text = name_to_unicode(names[code]) if code in names else ""
+            return not (len(text) == 1 and prog.cmap.get(ord(text)))
+
+        return selects_notdef
+
+    return account
+
+
+def _cid_notdef(kind: str | None, cidfont: Any, code_to_cid: Mapping[int, int] | None,
+                predefined: bool) -> Callable[[], Any] | None:
+    """For an embedded CIDFont whose codes are CIDs (Identity or an embedded CMap): which codes
+    select glyph 0, through the CIDToGIDMap (CIDFontType2) or as CID 0 (CID-keyed CFF)."""
+    if kind is None or predefined:
+        return None
+
+    def account() -> Callable[[int], bool]:
+        truetype = _name(cidfont.get("/Subtype")) == "CIDFontType2"
+        to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if truetype else None
+
+        def selects_notdef(code: int) -> bool:
+            cid = code if code_to_cid is None else code_to_cid.get(code, code)
+            if to_gid is None:
+                return cid == 0
+            return cid >= len(to_gid) or to_gid[cid] == 0
+
+        return selects_notdef
+
+    return account
 
 
 def _cid_to_gid(obj: Any) -> list[int] | None:

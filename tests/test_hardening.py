@@ -256,8 +256,8 @@ def test_check_leaves_inputs_byte_identical(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == sorted([*listing, "run.jsonl"])
 
 
-def _ocr_job(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
-    src = generate("image-only").write(tmp_path / "scan.pdf")
+def _ocr_job(tmp_path: Path, pages: int | None = None) -> tuple[Path, Path, dict[str, str]]:
+    src = generate("image-only", pages=pages).write(tmp_path / "scan.pdf")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     scratch = tmp_path / "scratch"
@@ -296,7 +296,9 @@ def test_interrupted_repair_leaves_no_output_and_no_temporary_files(
 
     if shutil.which("tesseract") is None:
         pytest.skip("tesseract is not installed")
-    src, out_dir, env = _ocr_job(tmp_path)
+    # Three pages: OCR runs for seconds after it starts, so the signal lands in the middle of
+    # it; on one page a loaded machine could finish between the first OCR process and the kill.
+    src, out_dir, env = _ocr_job(tmp_path, pages=3)
     before = sha(src)
     out = out_dir / "fixed.pdf"
     proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],

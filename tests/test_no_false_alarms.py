@@ -198,6 +198,32 @@ def test_a_symbol_fonts_symbol_area_is_symbols_not_lost_letters() -> None:
     assert page.verdict.value == "garbled", page.evidence
 
 
+def test_characters_the_font_lacks_draw_notdef_and_lose_no_letter() -> None:
+    """reportlab draws a character its TrueType font lacks as the subset's code 0, glyph
+    .notdef (a box), and maps it to U+0000: nothing legible is lost. The same page with
+    its real glyphs mapped to U+FFFD is still condemned."""
+    from pytest_textlayer.breakers import break_pdf
+
+    data = _reportlab("Hello, \u4e2d\nTotal \u2603\u4e2d\u6587 due", "DejaVuSans")
+    page = classify(data).pages[0]
+    assert page.verdict.value == "readable", page.evidence
+    assert any(".notdef" in line for line in page.evidence), page.evidence
+    broken = break_pdf(data, "collapse")
+    assert broken.applies
+    assert not classify(broken.pdf).ok
+
+
+def test_a_fonts_own_private_use_glyphs_standing_alone_are_not_lost_letters() -> None:
+    """A chart of the glyphs DejaVu Sans itself puts in the Private Use Area (tone letters,
+    box drawings), beside ordinary text in the same font: the map gives the author's own code
+    points. Words spelled in Private Use characters are still condemned."""
+    chart = " ".join(chr(c) for c in range(0xF400, 0xF442) if c != 0xF427)
+    text = "Glyphs of the Private Use Area\n" + chart + "\n" + CONTENT["lorem"][:200]
+    page = classify(_reportlab(text, "DejaVuSans")).pages[0]
+    assert page.verdict.value == "readable", page.evidence
+    assert classify(generate("pua").pdf).pages[0].verdict.value == "garbled"
+
+
 # -- re-printed by Ghostscript and cairo -------------------------------------------------------
 #: URW's Nimbus Sans, an OpenType CFF font (fonts-urw-base35, which ./dev installs).
 NIMBUS = Path("/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf")
