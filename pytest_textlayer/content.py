@@ -373,8 +373,8 @@ class _Walker:
                 if op == b"Tj":
                     if args:
                         shown = args if len(args) == 1 else (args[-1],)
-                        self.show(shown, state, resources, tm, depth, type3,
-                                  spans[0] if spans else None)
+                        tm = self.show(shown, state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
                 elif op == b"Td":
                     tm = tlm = _translate(tlm, float(args[0]), float(args[1]))
                 elif op == b"Tf":
@@ -391,8 +391,8 @@ class _Walker:
                     state.size = float(args[1]) if len(args) > 1 else state.size
                 elif op == b"TJ":
                     if args:
-                        self.show(args[0], state, resources, tm, depth, type3,
-                                  spans[0] if spans else None)
+                        tm = self.show(args[0], state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
                 elif op == b"Tm":
                     if len(args) == 6:
                         a, b, c, d, e, f = map(float, args)
@@ -412,8 +412,8 @@ class _Walker:
                 elif op in (b"'", b'"'):
                     tm = tlm = _translate(tlm, 0.0, -state.leading)
                     if args:
-                        self.show((args[-1],), state, resources, tm, depth, type3,
-                                  spans[0] if spans else None)
+                        tm = self.show((args[-1],), state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
                 elif op == b"Tr":
                     state.render = int(args[0])
                 elif op == b"q":
@@ -501,13 +501,13 @@ class _Walker:
         depth: int,
         type3: bool,
         actual: list[str] | None,
-    ) -> None:
+    ) -> Matrix:
         """One text-showing operator. Inside an ActualText span (``actual``), the span's text
         stands for every glyph in it, as in every reader: the first string shows it, the rest
-        nothing."""
+        nothing. Returns the text matrix moved past the string (see TextSink.show)."""
         info = state.font
         if info is None or type3:
-            return  # no font selected (broken file) or inside a glyph procedure: not text
+            return tm  # no font selected (broken file) or inside a glyph procedure: not text
         if len(items) == 1 and type(items[0]) is bytes:
             raw = items[0]
         else:
@@ -518,7 +518,7 @@ class _Walker:
             raw if ranges is ONE_BYTE or ranges == ONE_BYTE else info.split_codes(raw)
         )
         if not codes:
-            return
+            return tm
         use = self.uses.get(state.font_key)
         if use is None:
             use = self.uses[state.font_key] = FontUse(info, font_key=state.font_key)
@@ -545,20 +545,24 @@ class _Walker:
             use.drawn.append(codes)
         text = self.text
         decoding = state.text_font or text_font(info)
+        moved = tm
         if text.size < text.budget:
             c, d = tm[2], tm[3]
             mc, md = c * a2 + d * c2, c * b2 + d * d2
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
             if actual is None:
-                text.show(decoding, items, origin, em, state.scale, key=id(use))
+                advance = text.show(decoding, items, origin, em, state.scale, key=id(use))
             else:
-                text.show(decoding, items, origin, em, state.scale,
-                          instead=actual.pop() if actual else "")
+                advance = text.show(decoding, items, origin, em, state.scale,
+                                    instead=actual.pop() if actual else "")
+            if advance:
+                moved = _translate(tm, advance * state.size, 0.0)
         elif not decoding.complete:
             text.complete = False  # past the budget too: whether a reader is needed is exact
         if info.subtype == "Type3" and depth < MAX_DEPTH:
             self.type3(state, resources, codes, tm, depth)
+        return moved
 
     def type3(
         self, state: _State, resources: Any, codes: Sequence[int], tm: Matrix, depth: int

@@ -804,10 +804,11 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     names.update(differences)
 
     zapf = plain.startswith("ZapfDingbats")
+    numeric = numeric_names(enc_obj, names, zapf)
     unicode: dict[int, str] = {}
     bad: dict[int, str] = {}
     for code, glyph in names.items():
-        text = name_to_unicode(glyph, zapf)
+        text = name_to_unicode(glyph, zapf) or numeric.get(code, "")
         if not text:
             bad[code] = "nonagl"
             continue
@@ -832,7 +833,9 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     # string, a NUL padding a form field. Nothing legible is lost, so such codes are not bad. An
     # embedded program may still draw a letter there by code (viewers fall back so), unmapped.
     missing: str | None = "nocode" if embedded else None
-    route = "agl" if differences else "encoding"
+    # Names read as numbers are poppler's guess, not the specification's route: their text is
+    # given, but judged by language like any unverified map (soundroute).
+    route = "numeric" if numeric else "agl" if differences else "encoding"
     status = FontStatus.USABLE
     problem: str | None = None
     enc_text = enc_label or ("built-in" if source == "built-in encoding" else None)
@@ -1301,6 +1304,56 @@ def program_route(
         problem += " (CIDFontType0 holds a TrueType program)"
     status = FontStatus.RECOVERABLE if recovered else FontStatus.SEVERED
     return status, route, problem, recovered
+
+
+#: A glyph name poppler reads as a number: up to two letters, then decimal digits (``MT51``,
+#: ``a65``, ``G3``), trailing punctuation aside; or, in a font that names glyphs in hex, two hex
+#: digits with an optional letter before them (``G3F``, ``1a``).
+_DECIMAL_NAME = re.compile(r"[A-Za-z]{0,2}(\d+)[^A-Za-z0-9]*")
+_HEX_NAME = re.compile(r"[A-Za-z]?([0-9A-Fa-f]{2})[^A-Za-z0-9]*")
+_HEX_LETTERS = frozenset("abcdefABCDEF")
+
+
+def _looks_hex(name: str) -> bool:
+    """poppler's sign that a font names glyphs in hex: ``Axx`` with a hex letter among the
+    two digits, or ``xx`` whose second digit is a hex letter (``a0`` stays decimal)."""
+    digits = "0123456789abcdefABCDEF"
+    if len(name) == 3 and name[0].isalpha() and name[1] in digits and name[2] in digits:
+        return bool(_HEX_LETTERS & set(name[1:]))
+    return len(name) == 2 and name[0] in digits and name[1] in _HEX_LETTERS
+
+
+def numeric_names(encoding: Any, names: Mapping[int, str], zapf: bool = False) -> dict[int, str]:
+    """Text for glyph names that only read as numbers, as poppler reads them (its
+    ``testForNumericNames``): when every run of the Differences starts at code 5 or
+    below and every name there parses as a number, each name outside the AGL is the
+    character of that number (``MT51`` is '3' in some Type1 subsets). Empty otherwise.
+    """
+    import pikepdf
+
+    diffs = encoding.get("/Differences") if isinstance(encoding, pikepdf.Dictionary) else None
+    if not isinstance(diffs, pikepdf.Array) or not len(diffs):
+        return {}
+    unread = [g for g in names.values() if g != ".notdef" and not name_to_unicode(g, zapf)]
+    if not unread:
+        return {}
+    hexa = any(_looks_hex(g) for g in unread)
+    pattern = _HEX_NAME if hexa else _DECIMAL_NAME
+    for item in diffs:
+        if isinstance(item, pikepdf.Name):
+            if not pattern.fullmatch(str(item)[1:]):
+                return {}
+        elif not isinstance(item, int) or int(item) > 5:
+            return {}
+    found: dict[int, str] = {}
+    for code, glyph in names.items():
+        match = pattern.fullmatch(glyph)
+        if match is None or name_to_unicode(glyph, zapf):
+            continue
+        value = int(match.group(1), 16 if hexa else 10)
+        if 0x20 <= value < 0x110000 and not 0xD800 <= value <= 0xDFFF and value != 0x7F:
+            found[code] = chr(value)
+    return found
 
 
 def _simple_notdef(kind: str | None, subtype: str, names: Mapping[int, str],

@@ -215,7 +215,7 @@ class TextSink:
         scale: float = 1.0,
         key: Any = None,
         instead: str | None = None,
-    ) -> None:
+    ) -> float:
         """One text-showing operator: `items` are strings (bytes) and TJ numbers, in order.
 
         `origin` is where the string starts in user space, `em` the font size
@@ -223,9 +223,14 @@ class TextSink:
         files the text under its font as well (see :meth:`font_text`).
         `instead` is the text that stands for these glyphs (an ActualText span):
         they are placed as drawn, but it is what is read.
+
+        Returns how far the string moves the text position, in ems (by the
+        font's mean width): the walk moves its text matrix so, and the next
+        string shown without a move starts where this one ends, as in every
+        reader (not back at this one's origin, which read as a word break).
         """
         if self.size >= self.budget:
-            return
+            return 0.0
         if not font.complete:
             self.complete = False
         width = font.width * scale
@@ -237,7 +242,7 @@ class TextSink:
         if instead is not None:
             body = instead
         if not body:
-            return
+            return advance
         if key is not None:
             self._by_font.setdefault(key, []).append(body)
         x, y = origin
@@ -257,6 +262,7 @@ class TextSink:
             parts.append(body)
             self.size += len(body)
         self._last = (x + advance * em, y, em)
+        return advance
 
     def _add(self, text: str) -> None:
         if self.parts and text in (" ", "\n") and self.parts[-1].endswith((" ", "\n")):

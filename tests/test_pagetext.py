@@ -80,6 +80,48 @@ def test_a_gap_between_two_strings_on_a_line_is_a_space() -> None:
     assert (far, near) == ("Hello world", "Helloworld")
 
 
+def test_strings_shown_one_after_another_continue_where_the_last_ended() -> None:
+    """Tj, TJ, ' and " move the text position past what they show: a word split over two
+    strings with no move between them is one word, as PDFium and poppler read it."""
+    assert text_of(b"BT /F1 12 Tf 72 700 Td (Internationa) Tj (l) Tj ( Council) Tj ET") == (
+        "International Council")
+    assert text_of(b"BT /F1 12 Tf 72 700 Td [(Super) 20 (cali)] TJ [(fragi)] TJ (listic) Tj ET"
+                   ) == "Supercalifragilistic"
+    assert text_of(b"BT /F1 12 Tf 14 TL 72 700 Td (one) Tj (line) ' (s) Tj ET") == "one\nlines"
+
+
+def _numeric_font(start: int, names: list[str]) -> dict[str, dict[str, Any]]:
+    return {"/F1": {"/Type": "/Font", "/Subtype": "/Type1", "/BaseFont": "/DMFKEG+Quorum",
+                    "/Encoding": {"/Type": "/Encoding", "/Differences": [start, *names]}}}
+
+
+def test_glyph_names_that_are_numbers_read_as_poppler_reads_them(tmp_path: Any) -> None:
+    """Differences runs from code 5 or below whose every name is a number (``MT51``): poppler
+    reads each as the character of its number. Our text agrees; the route is no
+    specification's, so it stays unverified (judged by language when it is prose)."""
+    from pytest_textlayer.classifier import classify
+    from pytest_textlayer.readers import poppler_text
+
+    fonts = _numeric_font(2, ["/MT51", "/MT48", "/MT32", "/MT85", "/MT47", "/MT109", "/MT108"])
+    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (\x02\x03\x04\x05\x06\x07\x08) Tj ET", fonts)
+    assert scan(data).text == "30 U/ml"
+    path = tmp_path / "numeric.pdf"
+    path.write_bytes(data)
+    assert "".join(poppler_text(str(path)).split()) == "30U/ml"  # poppler places by widths
+    font = classify(data).pages[0].fonts[0]
+    assert (font.route, font.unmapped) == ("numeric", 0)
+
+
+def test_numbered_glyph_names_from_a_high_code_stay_unmapped() -> None:
+    """poppler reads names as numbers only when every run starts at code 5 or below: ``g258``
+    from code 18 is a glyph index, and the page has no route to its text."""
+    from pytest_textlayer.classifier import classify
+
+    fonts = _numeric_font(18, ["/g258", "/g437", "/g300", "/g301"])
+    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (\x12\x13\x14\x15\x12\x13) Tj ET", fonts)
+    assert classify(data).pages[0].verdict.value == "undecodable"
+
+
 def test_a_string_that_starts_with_a_space_gets_no_second_one() -> None:
     assert text_of(b"BT /F1 12 Tf 72 700 Td (Hello) Tj 60 0 Td ( world) Tj ET") == "Hello world"
 
