@@ -860,7 +860,8 @@ MIXED_WORDS = 0.2
 
 
 def _mixed_word_share(text: str) -> float:
-    """Share of the words of two or more letters whose letters come from more than one script."""
+    """Share of the words of two or more letters whose letters come from more than one script
+    (none without such words: single letters apart are a chart, whatever their scripts)."""
     words = mixed = 0
     for token in text.split():
         groups = {group_of(ch) for ch in token if ch.isalpha()}
@@ -868,7 +869,7 @@ def _mixed_word_share(text: str) -> float:
             continue
         words += 1
         mixed += len(groups) > 1
-    return mixed / words if words else 1.0
+    return mixed / words if words else 0.0
 
 
 def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None = None,
@@ -1031,7 +1032,10 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     names.sort(reverse=True)
     lang_name = "+".join(name for n, name in names if n >= 0.1 * judged) or None
 
-    if judged < min_pairs:
+    # Pairs that touch a word boundary say only how words start and end: a grid of single
+    # characters (a symbol chart, one letter per cell) has nothing else, and reads as no
+    # language because it is none. Half the pairs a judgement needs must lie inside words.
+    if judged < min_pairs or letter_pairs < min_pairs // 2:
         if unknown >= min_pairs:
             scripts = ", ".join(sorted(g for g in groups if g not in model.by_group))
             return LanguageJudgement(-math.inf, 0.0, None, None, judged,
@@ -1041,8 +1045,10 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
             return LanguageJudgement(sc, thr_total / judged if judged else 0.0, True, lang_name,
                                      judged, "numbers and amounts")
         sc = total / judged if judged else -math.inf
+        little = (f"{judged} letter pairs" if judged < min_pairs
+                  else f"{letter_pairs} letter pairs inside words")
         return LanguageJudgement(sc, thr_total / judged if judged else 0.0, None, lang_name,
-                                 judged, f"too little text to judge ({judged} letter pairs)")
+                                 judged, f"too little text to judge ({little})")
 
     sc = total / judged
     thr = thr_total / judged

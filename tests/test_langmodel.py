@@ -358,6 +358,16 @@ def test_too_little_text_is_undecided() -> None:
     assert judge("").passes is None
 
 
+def test_a_grid_of_single_characters_is_undecided_whatever_its_scripts() -> None:
+    """A chart of symbols and letters one to a cell (a generator's table of HTML entities in
+    reportlab's own tests): no letters inside words, so no evidence for or against a
+    language. The same letters run together into words of mixed scripts still fail."""
+    grid = "↑ Σ σ ς ς ∼ ⩪ ≃ ≃ ⪞ ⪠ ⪝ ⪟ ≆ Ь ь ♠ ♠ ⊓ ⊣ ˝ Ď ď Д д ⅆ ‡ ⇊ ° ∇ Δ δ ϝ"
+    verdict = judge(grid)
+    assert verdict.passes is None and "inside words" in verdict.reason, verdict
+    assert judge("ΣσДдĎď ςЬьΔ δДΣď ĎσΔд ЬδςΣ дĎΔь σЬďД ΔςдЬ").passes is False
+
+
 REJECTED = {
     "capitals moved by -29": "81,7('67$7(6',675,&7&2857 )25 7+( 6287+(51 ',675,&7 2) 1(: <25.",
     "spaces became control characters": (
