@@ -111,8 +111,10 @@ def instructions(source: Any) -> list[Instruction] | None:
             if data.count(b"[") != data.count(b"]") or data.count(b"<<") != data.count(b">>"):
                 return None
             # Operands the walk skips must still parse: an array or dictionary spanning an
-            # operator makes qpdf reject the stream.
-            for span in [s for s, op, _ in found if op not in _PARSED and _BRACKET.search(s)]:
+            # operator makes qpdf reject the stream. Each distinct span once: pages repeat
+            # the same few (`[] 0 d`), and most are plain numbers the search rejects.
+            skipped = {span for span, op, _ in found if op not in _PARSED}
+            for span in [span for span in skipped if _BRACKET.search(span)]:
                 _parsed(span)
         # Numbers only: a span that is anything else fails float() and sends the stream to qpdf.
         return [

@@ -33,7 +33,7 @@ import functools
 import os
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -254,74 +254,125 @@ def collection_table(ordering: str) -> dict[int, str]:
     return {}
 
 
-def _glyph_texts(cmap: Mapping[int, int]) -> dict[int, set[str]]:
+def _glyph_texts(cmap: Mapping[int, int], gids: Collection[int] | None = None
+                 ) -> dict[int, set[str]]:
     """GID → every code point a Unicode cmap gives it; empty when the cmap looks made up.
 
     Some writers fill a subset's Unicode subtable with glyph indices (code
     point = GID) or with control characters: such a table says nothing about
     the glyphs, and comparing with it would condemn a right ToUnicode.
+    `gids`, when given, keeps only those glyphs.
     """
-    if not cmap:
-        return {}
-    indices = sum(1 for uni, gid in cmap.items() if uni == gid or uni < 0x20)
-    if indices * 2 > len(cmap):
+    if not _cmap_usable(cmap):
         return {}
     by_gid: dict[int, set[str]] = {}
     for uni, gid in cmap.items():
-        by_gid.setdefault(gid, set()).add(chr(uni))
+        if gids is None or gid in gids:
+            by_gid.setdefault(gid, set()).add(chr(uni))
     return by_gid
 
 
-def program_texts(kind: str | None, stream: Any, cidfont: Any) -> tuple[
-        dict[int, frozenset[str]], str]:
-    """CID → texts the embedded program of a CIDFont gives its glyph, and the source's name.
+def _cmap_usable(cmap: Mapping[int, int]) -> bool:
+    """Does a Unicode cmap give glyphs texts (not glyph indices or control characters)?"""
+    if not cmap:
+        return False
+    indices = sum(1 for uni, gid in cmap.items() if uni == gid or uni < 0x20)
+    return indices * 2 <= len(cmap)
+
+
+def program_texts(kind: str | None, stream: Any, cidfont: Any,
+                  wanted: Collection[int] | None = None) -> tuple[
+        dict[int, frozenset[str]], str, bool]:
+    """CID → texts the embedded program of a CIDFont gives its glyph, the source's name, and
+    whether it gives any CID a text.
 
     Every code point of the Unicode cmap that selects the glyph, else its
     ``post`` or charset glyph name; CIDs go to glyphs through CIDToGIDMap.
+    `wanted` (the codes a ToUnicode maps: the only ones compared) keeps the
+    texts of those CIDs only, since a whole CJK font names tens of thousands of
+    glyphs no page draws; the flag still speaks for every CID.
     """
     from .fonts import _cid_to_gid, _read, load_program
 
     if kind is None or stream is None:
-        return {}, ""
+        return {}, "", False
     prog = load_program(kind, _read(stream))
     if prog.error:
-        return {}, ""
+        return {}, "", False
     if prog.cid_keyed and prog.ros is not None and prog.ros[0] == "Adobe":
         # A CID-keyed CFF numbers its glyphs by a character collection's CIDs: the
         # collection's own table says what each CID is (codes are CIDs: Identity only).
         table = collection_table(prog.ros[1])
-        return {cid: frozenset((text,)) for cid, text in table.items()}, (
-            f"Adobe-{prog.ros[1]} CIDs" if table else "")
+        return {cid: frozenset((text,)) for cid, text in table.items()
+                if wanted is None or cid in wanted}, (
+            f"Adobe-{prog.ros[1]} CIDs" if table else ""), bool(table)
     names = "" if prog.cid_keyed else (
         "post names" if prog.post_format in (1.0, 2.0) else "charset names")
-    by_gid, source = _texts_by_glyph(prog, names)
-    if not by_gid:
-        return {}, ""
     cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if cidfont is not None else None
+    gids: Collection[int] | None = None
+    if wanted is not None:
+        gids = set(wanted) if cid_to_gid is None else {
+            cid_to_gid[cid] for cid in wanted if 0 <= cid < len(cid_to_gid)}
+    by_gid, source, whole = _texts_by_glyph(prog, names, gids)
+    if not whole:
+        return {}, "", False
     if cid_to_gid is None:
-        return {gid: frozenset(t) for gid, t in by_gid.items()}, source
-    return {cid: frozenset(by_gid[gid]) for cid, gid in enumerate(cid_to_gid)
-            if gid in by_gid}, source
+        return {gid: frozenset(t) for gid, t in by_gid.items()}, source, True
+    if wanted is None:
+        own = {cid: frozenset(by_gid[gid]) for cid, gid in enumerate(cid_to_gid)
+               if gid in by_gid}
+        return own, source, bool(own)
+    own = {cid: frozenset(by_gid[cid_to_gid[cid]]) for cid in sorted(wanted)
+           if 0 <= cid < len(cid_to_gid) and cid_to_gid[cid] in by_gid}
+    return own, source, bool(own) or any(map(whole.__contains__, cid_to_gid))
 
 
-def _texts_by_glyph(prog: Any, names: str) -> tuple[dict[int, set[str]], str]:
+class _Named:
+    """Which glyphs a program's names give a text, each name read once and only when asked."""
+
+    def __init__(self, glyph_names: list[str]) -> None:
+        self.glyph_names = glyph_names
+        self.seen: dict[int, str | None] = {}
+
+    def text(self, gid: int) -> str | None:
+        from .encodings import name_to_unicode
+
+        if gid in self.seen:
+            return self.seen[gid]
+        found = None
+        if 0 <= gid < len(self.glyph_names):
+            name = self.glyph_names[gid]
+            text = name_to_unicode(name)
+            found = text if text and not _index_uni(name) else None
+        self.seen[gid] = found
+        return found
+
+    def __contains__(self, gid: object) -> bool:
+        return type(gid) is int and self.text(gid) is not None
+
+    def __bool__(self) -> bool:
+        return any(self.text(gid) is not None for gid in range(len(self.glyph_names)))
+
+
+def _texts_by_glyph(prog: Any, names: str, gids: Collection[int] | None = None) -> tuple[
+        dict[int, set[str]], str, Container[int]]:
     """Glyph id → texts from the program's Unicode cmap, else from its glyph names.
 
     `names` is how the names are reported ("post names", "charset names"); empty when the
-    names are not to be trusted for this font. Returns the texts and their source.
+    names are not to be trusted for this font. Returns the texts (of `gids` only, when
+    given), their source, and the glyphs with a text among all (``in``; false when none).
     """
-    from .encodings import name_to_unicode
-
-    by_gid = _glyph_texts(prog.cmap)
-    if by_gid:
-        return by_gid, "cmap"
+    if _cmap_usable(prog.cmap):
+        return _glyph_texts(prog.cmap, gids), "cmap", set(prog.cmap.values())
     if not (names and prog.glyph_names):
-        return by_gid, ""
-    for gid, name in enumerate(prog.glyph_names):
-        text = name_to_unicode(name)
-        if text and not _index_uni(name):
+        return {}, "", set()
+    named = _Named(prog.glyph_names)
+    by_gid: dict[int, set[str]] = {}
+    for gid in range(len(prog.glyph_names)) if gids is None else sorted(gids):
+        text = named.text(gid)
+        if text is not None:
             by_gid[gid] = {text}
-    return by_gid, names
+    return by_gid, names, named
 
 
 def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
@@ -335,7 +386,7 @@ def symbolic_texts(prog: Any) -> tuple[dict[int, frozenset[str]], str]:
 
     if prog is None or prog.error:
         return {}, ""
-    by_gid, source = _texts_by_glyph(
+    by_gid, source, _ = _texts_by_glyph(
         prog, "post names" if prog.post_format in (1.0, 2.0) else "")
     if not by_gid:
         return {}, ""

@@ -233,8 +233,10 @@ class FontInfo:
         tounicode, account, recheck = self.own_account
         object.__setattr__(self, "own_account", None)
         try:
-            own, source = account()
-            object.__setattr__(self, "has_account", bool(own))
+            # (texts per code, their source[, whether the program names anything at all]):
+            # a Type0 program's texts are kept to the codes the ToUnicode maps.
+            own, source, *whole = account()
+            object.__setattr__(self, "has_account", whole[0] if whole else bool(own))
             object.__setattr__(self, "account_texts", own)
             found = compare(tounicode, own, source) if own else None
             if found is not None and recheck is not None:
@@ -519,9 +521,9 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
             if unicode and (best is None or len(table.cmap) > len(best)):
                 best = table.cmap
             elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = {c: font.getGlyphID(n) for c, n in table.cmap.items()}
+                prog.symbol_cmap = _glyph_ids(font, table.cmap)
         if best:
-            prog.cmap = {u: font.getGlyphID(n) for u, n in best.items()}
+            prog.cmap = _glyph_ids(font, best)
     prog.cmap_kinds = tuple(kinds)
     if "post" in font:
         post = font["post"]
@@ -534,6 +536,14 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
         prog.ros = cff.ros
         prog.glyph_names = prog.glyph_names or cff.glyph_names
     return prog
+
+
+def _glyph_ids(font: Any, cmap: Mapping[int, str]) -> dict[int, int]:
+    """A fontTools cmap (code → glyph name) as code → glyph id: one dictionary lookup per
+    code (a whole CJK font maps tens of thousands), fontTools' own rule for the rest."""
+    ids = font.getReverseGlyphMap()
+    get_id = font.getGlyphID
+    return {c: ids[n] if n in ids else get_id(n) for c, n in cmap.items()}
 
 
 def load_program(kind: str | None, data: bytes, length1: int = 0) -> _Program:
@@ -1188,7 +1198,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             tounicode=True,
             lazy_program=(kind, data, cidfont) if kind is not None else None,
             own_account=(
-                (cmap.unicode, lambda: program_texts(kind, data, cidfont), None)
+                (cmap.unicode, lambda: program_texts(kind, data, cidfont, cmap.unicode), None)
                 if kind is not None and code_to_cid is None and not predefined
                 else None
             ),

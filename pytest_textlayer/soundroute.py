@@ -97,7 +97,7 @@ def _vouched(font: FontInfo, codes: Mapping[int, int]) -> bool:
 
     _ = font.contradiction  # computes the program's account on first use
     own = font.account_texts
-    if not own:
+    if not font.has_account:  # (own may hold only the ToUnicode's codes: see program_texts)
         return _widths_follow(font, codes)
     # Bad codes (no value, or a null one) are weighed by the font rung, not vouched for here.
     drawn = {code: n for code, n in codes.items() if not font.is_bad_code(code)}
