@@ -53,8 +53,11 @@ Measured per producer and content family, on the same pages:
   whitespace is removed (NFKC composes Hangul jamo into syllables only where
   no space parts them), characters no reader shows aside (controls, format
   characters such as the soft hyphen and zero-width marks, Hangul fillers,
-  variation selectors); and, beside it, the share agreeing so with PDFium or
-  with poppler (where the two readers differ, ours is right by one of them).
+  variation selectors) and hyphens aside (PDFium gives a line's closing hyphen
+  as its soft-hyphen mark U+FFFE, poppler as drawn): see
+  ``pytest_textlayer.readers.same_text``; and, beside it, the share agreeing
+  so with PDFium or with poppler (where the two readers differ, ours is right
+  by one of them).
 
 Then every false alarm (file, page, verdict, first evidence line), the lost
 pages by producer and family, and the first reader disagreements with a
@@ -1407,53 +1410,10 @@ def pdfium_chars(doc: Any, index: int) -> tuple[int, int, int]:
         page.close()
 
 
-def squeeze(text: str) -> str:
-    """All whitespace removed, NFKC (which composes jamo into syllables, so the spaces go
-    first), whitespace removed again: what the two readers must agree on."""
-    return "".join(unicodedata.normalize("NFKC", "".join(text.split())).split())
-
-
-#: Characters no reader shows: controls, format characters (soft hyphen, zero-width and
-#: bidi marks, ...), the combining grapheme joiner, the Hangul fillers and the variation
-#: selectors (Unicode's default ignorables), the blank braille pattern, and the
-#: non-characters PDFium marks soft hyphens with.
-_UNSEEN = frozenset({0x034F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0xFFFE, 0xFFFF}
-                    | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)))
-
-
-def seen(text: str) -> Counter[str]:
-    """The characters of a page's text that readers must agree on, as a multiset: order
-    (right-to-left text is stored in either order) and the invisible aside."""
-    return Counter(c for c in squeeze(text) if ord(c) not in _UNSEEN
-                   and unicodedata.category(c) not in ("Cc", "Cf"))
-
-
-def same_text(ours: str, theirs: str, cut: bool) -> bool:
-    """Do the project's text and PDFium's hold the same characters (ours a part, when cut)?"""
-    a, b = seen(ours), seen(theirs)
-    return not (a - b) if cut else a == b
-
-
-def visible(text: str) -> str:
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
-
-
-def diff_sample(ours: str, theirs: str) -> str:
-    """The characters only one of the two texts has, with the first place they part."""
-    a, b = seen(ours), seen(theirs)
-    only_ours = "".join(sorted((a - b).elements()))[:24]
-    only_theirs = "".join(sorted((b - a).elements()))[:24]
-    x, y = squeeze(ours), squeeze(theirs)
-    k = next((n for n, (c, d) in enumerate(zip(x, y, strict=False)) if c != d),
-             min(len(x), len(y)))
-    lo = max(0, k - 12)
-    return (f"only ours {visible(only_ours)!r}, only pdfium {visible(only_theirs)!r}; "
-            f"first parting at {k}: ours {visible(x[lo:k + 24])!r} pdfium "
-            f"{visible(y[lo:k + 24])!r}")
-
-
 def recovered(truth: str, text: str) -> float:
     """Share of the characters a page draws that a reader's text has (in any order)."""
+    from pytest_textlayer.readers import squeeze
+
     want = Counter(squeeze(truth))
     if not want:
         return 1.0
@@ -1481,7 +1441,7 @@ def measure_job(job: tuple[str, str, str, str, list[str]]
     from pytest_textlayer import classify
     from pytest_textlayer.content import scan_page
     from pytest_textlayer.pagetext import TEXT_BUDGET
-    from pytest_textlayer.readers import pdfium_page_text
+    from pytest_textlayer.readers import pdfium_page_text, same_text, text_difference
 
     producer, family, path, folder, truths = job
     data = Path(path).read_bytes()
@@ -1519,7 +1479,7 @@ def measure_job(job: tuple[str, str, str, str, list[str]]
                     "chars": total, "bad": bad, "map_errors": errors,
                     "rule10": total > 0 and bad / total > 0.10, "maperr": errors > 0,
                     "agree": agree, "agree_any": agree_any, "cut": cut,
-                    "diff": "" if agree else diff_sample(ours, theirs),
+                    "diff": "" if agree else text_difference(ours, theirs),
                     "kept": round(kept, 4), "intact": kept >= INTACT,
                 })
         finally:

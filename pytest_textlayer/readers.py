@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,3 +148,51 @@ def pdfium_text_of(data: bytes) -> list[str]:
         return [pdfium_page_text(doc, i) for i in range(len(doc))]
     finally:
         doc.close()
+
+
+# -- agreement between two readers' text of one page -------------------------------------------
+def squeeze(text: str) -> str:
+    """All whitespace removed, NFKC (which composes jamo into syllables, so the spaces go
+    first), whitespace removed again: what two readers must agree on."""
+    return "".join(unicodedata.normalize("NFKC", "".join(text.split())).split())
+
+
+#: Characters no reader shows: controls, format characters (soft hyphen, zero-width and
+#: bidi marks, ...), the combining grapheme joiner, the Hangul fillers and the variation
+#: selectors (Unicode's default ignorables), the blank braille pattern; and the hyphens, which
+#: PDFium turns into its soft-hyphen marks (U+FFFE, U+FFFF) at the end of a line where poppler
+#: keeps the hyphen drawn.
+_UNSEEN = frozenset({0x2D, 0x2010, 0x034F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0xFFFE,
+                     0xFFFF} | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)))
+
+
+def seen(text: str) -> Counter[str]:
+    """The characters of a page's text that readers must agree on, as a multiset: order
+    (right-to-left text is stored in either order) and the invisible aside."""
+    return Counter(c for c in squeeze(text) if ord(c) not in _UNSEEN
+                   and unicodedata.category(c) not in ("Cc", "Cf"))
+
+
+def same_text(ours: str, theirs: str, cut: bool = False) -> bool:
+    """Do two texts of a page hold the same characters (`ours` a part of `theirs`, when `cut`
+    short by a budget), up to whitespace, reading order and what no reader shows?"""
+    a, b = seen(ours), seen(theirs)
+    return not (a - b) if cut else a == b
+
+
+def text_difference(ours: str, theirs: str) -> str:
+    """The characters only one of two texts has, with the first place they part."""
+    a, b = seen(ours), seen(theirs)
+    only_ours = "".join(sorted((a - b).elements()))[:24]
+    only_theirs = "".join(sorted((b - a).elements()))[:24]
+    x, y = squeeze(ours), squeeze(theirs)
+    k = next((n for n, (c, d) in enumerate(zip(x, y, strict=False)) if c != d),
+             min(len(x), len(y)))
+    lo = max(0, k - 12)
+    return (f"only ours {_visible(only_ours)!r}, only theirs {_visible(only_theirs)!r}; "
+            f"first parting at {k}: ours {_visible(x[lo:k + 24])!r} theirs "
+            f"{_visible(y[lo:k + 24])!r}")
+
+
+def _visible(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
