@@ -9,6 +9,7 @@ but JSON; progress goes to stderr, and only when stderr is a terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -26,7 +27,7 @@ from .limits import (
     MIB,
     Limits,
 )
-from .model import DocumentReport, Verdict, summarise
+from .model import STDIN_NAME, DocumentReport, Verdict, summarise
 from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_allow, parse_pages, parse_ratio
 
 PROG = "textlayer"
@@ -105,7 +106,8 @@ def _add_check(sub: Any) -> None:
     p = sub.add_parser("check", help="classify every page of PDFs (files or directories)",
                        epilog=CHECK_EXAMPLES + EXIT_STATUSES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or directories of *.pdf")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="PDF files or directories of *.pdf; '-' reads one PDF from stdin")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="check N files in parallel (default 1; 0: one per core)")
@@ -156,8 +158,10 @@ def _add_repair(sub: Any) -> None:
     p = sub.add_parser("repair", help="write a copy whose text layer reads right",
                        epilog=REPAIR_EXAMPLES + EXIT_STATUSES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", metavar="IN.pdf")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument("input", metavar="IN.pdf", help="the PDF to repair ('-' reads it from stdin); "
+                                                   "never written")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf",
+                   help="where the repaired copy goes (written whole, by a rename)")
     p.add_argument("--ocr", choices=("auto", "never", "force"), default="auto",
                    help="OCR pages that cannot be repaired otherwise (default auto)")
     p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
@@ -339,12 +343,13 @@ def check_many(
     """
     from .workers import run_guarded
 
+    items = [_stdin_job() if p == STDIN else p for p in paths]
     bar = _Progress(len(paths), progress)
     waiting: dict[int, DocumentReport] = {}
     next_index = 0
     jobs = max(1, min(jobs, len(paths)))
     # One worker leaves the other cores idle: it may share a long document's pages with a helper.
-    for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits,
+    for outcome in run_guarded(items, settings, jobs=jobs, password=password, limits=limits,
                                page_helper=jobs == 1):
         bar.step(outcome.report.path)
         if on_done is not None:
@@ -354,6 +359,27 @@ def check_many(
             yield waiting.pop(next_index)
             next_index += 1
     bar.done()
+
+
+#: The path that stands for standard input, and the name reports give what was read from it.
+STDIN = "-"
+
+
+def _read_stdin() -> bytes:
+    """One PDF from standard input, read whole (at most the size a file may have)."""
+    from .source import MAX_INPUT_BYTES
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("'-' reads a PDF from stdin, but stdin is a terminal; "
+                         "pipe a file in (textlayer check - < file.pdf)")
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{STDIN_NAME}: over the {MAX_INPUT_BYTES} byte limit of one input")
+    return data
+
+
+def _stdin_job() -> tuple[bytes, str]:
+    return _read_stdin(), STDIN_NAME
 
 
 def _cores() -> int:
@@ -423,6 +449,10 @@ def run_check(args: argparse.Namespace) -> int:
     target = args.jsonl or args.resume
     if args.json and target == "-":
         raise UsageError("--json and --jsonl - both write to stdout; choose one")
+    if args.paths.count(STDIN) > 1:
+        raise UsageError("'-' (stdin) can be read only once")
+    if args.resume and STDIN in args.paths:
+        raise UsageError("--resume cannot skip what is read from stdin; name files instead")
     paths = find_pdfs(args.paths)
     if not paths:
         raise UsageError(f"no PDF found in {' '.join(args.paths)}")
@@ -430,7 +460,7 @@ def run_check(args: argparse.Namespace) -> int:
     earlier: dict[str, DocumentReport] = {}
     todo: list[str] = []
     for path in paths:
-        key = jsonl.FileKey.of(path)
+        key = None if path == STDIN else jsonl.FileKey.of(path)
         if key is not None and key in done:
             earlier[path] = done[key]
         else:
@@ -441,7 +471,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     def finished(path: str, report: DocumentReport) -> None:
         if sink is not None:
-            sink.write(jsonl.record(report, jsonl.FileKey.of(path)))
+            sink.write(jsonl.record(report, None if path == STDIN else jsonl.FileKey.of(path)))
 
     fresh: dict[str, DocumentReport] = {}
     quiet = args.json or target == "-"
@@ -518,15 +548,20 @@ def run_repair(args: argparse.Namespace) -> int:
     from .limits import precheck
     from .source import read_source
 
-    if Path(args.input).is_file():  # a missing or odd IN is the repair's own one-line error
-        precheck(read_source(args.input), limits)
-    ticker = _Ticker("repairing", args.input, sys.stderr)
-    try:
-        report = run_isolated(repair, (args.input, args.output),
-                              {"ocr": args.ocr, "lang": args.lang},
-                              limits=limits, label=args.input, on_tick=ticker.tick)
-    finally:
-        ticker.done()
+    with _input_file(args.input) as given:
+        if Path(given).is_file():  # a missing or odd IN is the repair's own one-line error
+            precheck(read_source(given, _label(args.input)), limits)
+        ticker = _Ticker("repairing", _label(args.input), sys.stderr)
+        try:
+            report = run_isolated(repair, (given, args.output),
+                                  {"ocr": args.ocr, "lang": args.lang},
+                                  limits=limits, label=_label(args.input), on_tick=ticker.tick)
+        finally:
+            ticker.done()
+    if args.input == STDIN:
+        import dataclasses
+
+        report = dataclasses.replace(report, input=STDIN_NAME)
     if args.html:
         _write_html(args, repairs=[report])
     if args.json:
@@ -536,6 +571,26 @@ def run_repair(args: argparse.Namespace) -> int:
         for line in report.render_lines():
             print(line)
     return int(ExitCode.OK if report.ok else ExitCode.BAD_PAGES)
+
+
+def _label(path: str) -> str:
+    return STDIN_NAME if path == STDIN else path
+
+
+@contextlib.contextmanager
+def _input_file(path: str) -> Iterator[str]:
+    """`path`, or for '-' a private temporary copy of stdin (removed after): a repair reads
+    its input by name, in a child process."""
+    if path != STDIN:
+        yield path
+        return
+    import tempfile
+
+    data = _read_stdin()
+    with tempfile.TemporaryDirectory(prefix="textlayer-stdin-") as folder:
+        copy = Path(folder) / "stdin.pdf"
+        copy.write_bytes(data)
+        yield str(copy)
 
 
 def _write_html(
