@@ -349,16 +349,18 @@ def check_many(
     next_index = 0
     jobs = max(1, min(jobs, len(paths)))
     # One worker leaves the other cores idle: it may share a long document's pages with a helper.
-    for outcome in run_guarded(items, settings, jobs=jobs, password=password, limits=limits,
-                               page_helper=jobs == 1):
-        bar.step(outcome.report.path)
-        if on_done is not None:
-            on_done(paths[outcome.index], outcome.report)
-        waiting[outcome.index] = outcome.report
-        while next_index in waiting:
-            yield waiting.pop(next_index)
-            next_index += 1
-    bar.done()
+    try:
+        for outcome in run_guarded(items, settings, jobs=jobs, password=password,
+                                   limits=limits, page_helper=jobs == 1):
+            bar.step(outcome.report.path)
+            if on_done is not None:
+                on_done(paths[outcome.index], outcome.report)
+            waiting[outcome.index] = outcome.report
+            while next_index in waiting:
+                yield waiting.pop(next_index)
+                next_index += 1
+    finally:  # an interrupt too: the next line printed starts on a clean line
+        bar.done()
 
 
 #: The path that stands for standard input, and the name reports give what was read from it.
@@ -389,53 +391,95 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _clear_status_line() -> None:
-    """Erase the progress counter on a terminal before a result prints, so the two never share
-    a line (stdout and stderr are the same screen there); the counter is drawn again after."""
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+@contextlib.contextmanager
+def _clear_status_line() -> Iterator[None]:
+    """Take the progress bar off a terminal while a result prints, so the two never share a
+    line (stdout and stderr are the same screen there); the bar is drawn again after."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from tqdm import tqdm
+
+    with tqdm.external_write_mode(file=sys.stdout):
+        yield
+
+
+#: How wide a file name the progress display shows (its end: the folders are alike).
+SHOWN_NAME = 40
+
+
+def _tail(name: str) -> str:
+    return name if len(name) <= SHOWN_NAME else "…" + name[-(SHOWN_NAME - 1):]
 
 
 class _Progress:
-    """A one-line progress counter on a terminal's stderr, silent otherwise."""
+    """A progress bar of files checked on a terminal's stderr (tqdm), silent otherwise.
+
+    It leaves nothing behind: the bar is erased when the run ends, and while
+    a result prints (:func:`_clear_status_line`).
+    """
 
     def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total = total
-        self.count = 0
-        self.stream = stream if stream is not None and stream.isatty() and total > 1 else None
+        self.bar: Any = None
+        if stream is not None and stream.isatty() and total > 1:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, file=stream, leave=False, unit="file",
+                            ascii=not _unicode(stream), **_width(stream))
 
     def step(self, name: str) -> None:
-        self.count += 1
-        if self.stream:
-            tail = name[-50:]
-            self.stream.write(f"\r\x1b[K[{self.count}/{self.total}] {tail}")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.set_postfix_str(_tail(name), refresh=False)
+            self.bar.update(1)
 
     def done(self) -> None:
-        if self.stream:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 class _Ticker:
-    """Seconds elapsed on one line of a terminal's stderr, for work with no steps to count."""
+    """Seconds elapsed on one line of a terminal's stderr (tqdm), for work with no steps to
+    count; shown once it has run two seconds (quick runs show nothing), erased when it ends."""
 
     def __init__(self, what: str, name: str, stream: TextIO) -> None:
-        self.what = f"{what} {name if len(name) <= 50 else '…' + name[-49:]}"
+        self.what = f"{PROG}: {what} {_tail(name)}"
         self.stream = stream if stream.isatty() else None
-        self.shown = False
+        self.bar: Any = None
 
     def tick(self, seconds: float) -> None:
-        if self.stream and seconds >= 2:  # quick runs show nothing
-            self.stream.write(f"\r\x1b[K{PROG}: {self.what} ({seconds:.0f} s)")
-            self.stream.flush()
-            self.shown = True
+        if self.stream is None or seconds < 2:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(file=self.stream, leave=False, bar_format="{desc}",
+                            **_width(self.stream))
+        self.bar.set_description_str(f"{self.what} ({seconds:.0f} s)")
 
     def done(self) -> None:
-        if self.stream and self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _width(stream: TextIO) -> dict[str, Any]:
+    """Follow the terminal's width; a terminal that gives none (a bare pseudo-terminal) gets
+    80 columns and 24 rows, where tqdm would draw nothing."""
+    try:
+        known = os.get_terminal_size(stream.fileno()).columns > 0
+    except (OSError, ValueError, AttributeError):
+        known = False
+    return {"dynamic_ncols": True} if known else {"ncols": 80, "nrows": 24}
+
+
+def _unicode(stream: TextIO) -> bool:
+    """Whether the terminal's encoding draws the bar's block characters."""
+    try:
+        "█▏".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -514,13 +558,12 @@ def exit_status(reports: Sequence[DocumentReport]) -> ExitCode:
 
 
 def _print_report(report: DocumentReport, *, verbose: bool) -> None:
-    stream = sys.stdout
-    _clear_status_line()
-    if report.error is not None:
-        print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
-        return
-    for line in report.render_lines(verbose=verbose):
-        print(line, file=stream)
+    with _clear_status_line():
+        if report.error is not None:
+            print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
+            return
+        for line in report.render_lines(verbose=verbose):
+            print(line, file=sys.stdout)
 
 
 def _summary_line(reports: Sequence[DocumentReport]) -> str:

@@ -265,11 +265,12 @@ def test_numbers_and_shares_are_typed_under_both_tables(pytester: pytest.Pyteste
                                     "-W", "error::pytest.PytestDeprecationWarning", "-v")
         result.assert_outcomes(**{outcome: 1})
         assert "Warning" not in result.stdout.str() + result.stderr.str(), threshold
-        result.stdout.fnmatch_lines([f"textlayer: ok=blank,readable max-bad-glyphs=*"])
+        result.stdout.fnmatch_lines(["textlayer: ok=blank,readable max-bad-glyphs=*"])
     pytester.makefile(".toml", pyproject=f"[{table}]\ntextlayer_max_bad_glyphs = 2\n")
     result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: ini textlayer_max_bad_glyphs: '2' is not between 0 and 1*"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: ini textlayer_max_bad_glyphs: '2' is not between 0 and 1*"])
     pytester.makefile(".toml", pyproject=f"[{table}]\ntextlayer_timeout = -1\n")
     result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider")
     result.stderr.fnmatch_lines(["ERROR: textlayer_timeout: expected 0 (no limit) or more*"])
