@@ -526,14 +526,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def _write_html(state: TextLayerState, directory: Path, session: pytest.Session) -> None:
-    """The HTML rendering of the session's checks (the last check of each file)."""
+    """The HTML rendering of the session's checks, naming the tests that made each."""
+    import json
+
     from .errors import TextLayerError
     from .html_report import write_html
 
-    latest = {c.report.path: c.report for c in state.record.ordered()}
+    # One entry per file and outcome, with every test that got it: two tests that checked one
+    # file alike share a row, two that judged it differently (other settings) get one each.
+    checks: dict[tuple[str, str], tuple[DocumentReport, list[str]]] = {}
+    for check in state.record.ordered():
+        key = (check.report.path, json.dumps(check.report.to_dict(), sort_keys=True))
+        checks.setdefault(key, (check.report, []))[1].append(check.nodeid)
     try:
         state.html_written = write_html(
-            latest.values(), directory, base=state.scope.invocation_dir
+            [report for report, _ in checks.values()], directory,
+            base=state.scope.invocation_dir, tests=[ids for _, ids in checks.values()],
         )
     except TextLayerError as exc:
         state.html_error = str(exc)
