@@ -9,6 +9,7 @@ but JSON; progress goes to stderr, and only when stderr is a terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -26,7 +27,7 @@ from .limits import (
     MIB,
     Limits,
 )
-from .model import DocumentReport, Verdict, summarise
+from .model import STDIN_NAME, DocumentReport, Verdict, summarise
 from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_allow, parse_pages, parse_ratio
 
 PROG = "textlayer"
@@ -105,7 +106,8 @@ def _add_check(sub: Any) -> None:
     p = sub.add_parser("check", help="classify every page of PDFs (files or directories)",
                        epilog=CHECK_EXAMPLES + EXIT_STATUSES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", metavar="PATH", help="PDF files or directories of *.pdf")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="PDF files or directories of *.pdf; '-' reads one PDF from stdin")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="check N files in parallel (default 1; 0: one per core)")
@@ -156,8 +158,10 @@ def _add_repair(sub: Any) -> None:
     p = sub.add_parser("repair", help="write a copy whose text layer reads right",
                        epilog=REPAIR_EXAMPLES + EXIT_STATUSES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", metavar="IN.pdf")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument("input", metavar="IN.pdf", help="the PDF to repair ('-' reads it from stdin); "
+                                                   "never written")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf",
+                   help="where the repaired copy goes (written whole, by a rename)")
     p.add_argument("--ocr", choices=("auto", "never", "force"), default="auto",
                    help="OCR pages that cannot be repaired otherwise (default auto)")
     p.add_argument("--lang", metavar="CODE", help="language for OCR (ISO 639-1 or Tesseract code)")
@@ -339,21 +343,45 @@ def check_many(
     """
     from .workers import run_guarded
 
+    items = [_stdin_job() if p == STDIN else p for p in paths]
     bar = _Progress(len(paths), progress)
     waiting: dict[int, DocumentReport] = {}
     next_index = 0
     jobs = max(1, min(jobs, len(paths)))
     # One worker leaves the other cores idle: it may share a long document's pages with a helper.
-    for outcome in run_guarded(paths, settings, jobs=jobs, password=password, limits=limits,
-                               page_helper=jobs == 1):
-        bar.step(outcome.report.path)
-        if on_done is not None:
-            on_done(paths[outcome.index], outcome.report)
-        waiting[outcome.index] = outcome.report
-        while next_index in waiting:
-            yield waiting.pop(next_index)
-            next_index += 1
-    bar.done()
+    try:
+        for outcome in run_guarded(items, settings, jobs=jobs, password=password,
+                                   limits=limits, page_helper=jobs == 1):
+            bar.step(outcome.report.path)
+            if on_done is not None:
+                on_done(paths[outcome.index], outcome.report)
+            waiting[outcome.index] = outcome.report
+            while next_index in waiting:
+                yield waiting.pop(next_index)
+                next_index += 1
+    finally:  # an interrupt too: the next line printed starts on a clean line
+        bar.done()
+
+
+#: The path that stands for standard input, and the name reports give what was read from it.
+STDIN = "-"
+
+
+def _read_stdin() -> bytes:
+    """One PDF from standard input, read whole (at most the size a file may have)."""
+    from .source import MAX_INPUT_BYTES
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("'-' reads a PDF from stdin, but stdin is a terminal; "
+                         "pipe a file in (textlayer check - < file.pdf)")
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{STDIN_NAME}: over the {MAX_INPUT_BYTES} byte limit of one input")
+    return data
+
+
+def _stdin_job() -> tuple[bytes, str]:
+    return _read_stdin(), STDIN_NAME
 
 
 def _cores() -> int:
@@ -363,53 +391,95 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _clear_status_line() -> None:
-    """Erase the progress counter on a terminal before a result prints, so the two never share
-    a line (stdout and stderr are the same screen there); the counter is drawn again after."""
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+@contextlib.contextmanager
+def _clear_status_line() -> Iterator[None]:
+    """Take the progress bar off a terminal while a result prints, so the two never share a
+    line (stdout and stderr are the same screen there); the bar is drawn again after."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from tqdm import tqdm
+
+    with tqdm.external_write_mode(file=sys.stdout):
+        yield
+
+
+#: How wide a file name the progress display shows (its end: the folders are alike).
+SHOWN_NAME = 40
+
+
+def _tail(name: str) -> str:
+    return name if len(name) <= SHOWN_NAME else "…" + name[-(SHOWN_NAME - 1):]
 
 
 class _Progress:
-    """A one-line progress counter on a terminal's stderr, silent otherwise."""
+    """A progress bar of files checked on a terminal's stderr (tqdm), silent otherwise.
+
+    It leaves nothing behind: the bar is erased when the run ends, and while
+    a result prints (:func:`_clear_status_line`).
+    """
 
     def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total = total
-        self.count = 0
-        self.stream = stream if stream is not None and stream.isatty() and total > 1 else None
+        self.bar: Any = None
+        if stream is not None and stream.isatty() and total > 1:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, file=stream, leave=False, unit="file",
+                            ascii=not _unicode(stream), **_width(stream))
 
     def step(self, name: str) -> None:
-        self.count += 1
-        if self.stream:
-            tail = name[-50:]
-            self.stream.write(f"\r\x1b[K[{self.count}/{self.total}] {tail}")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.set_postfix_str(_tail(name), refresh=False)
+            self.bar.update(1)
 
     def done(self) -> None:
-        if self.stream:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 class _Ticker:
-    """Seconds elapsed on one line of a terminal's stderr, for work with no steps to count."""
+    """Seconds elapsed on one line of a terminal's stderr (tqdm), for work with no steps to
+    count; shown once it has run two seconds (quick runs show nothing), erased when it ends."""
 
     def __init__(self, what: str, name: str, stream: TextIO) -> None:
-        self.what = f"{what} {name if len(name) <= 50 else '…' + name[-49:]}"
+        self.what = f"{PROG}: {what} {_tail(name)}"
         self.stream = stream if stream.isatty() else None
-        self.shown = False
+        self.bar: Any = None
 
     def tick(self, seconds: float) -> None:
-        if self.stream and seconds >= 2:  # quick runs show nothing
-            self.stream.write(f"\r\x1b[K{PROG}: {self.what} ({seconds:.0f} s)")
-            self.stream.flush()
-            self.shown = True
+        if self.stream is None or seconds < 2:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(file=self.stream, leave=False, bar_format="{desc}",
+                            **_width(self.stream))
+        self.bar.set_description_str(f"{self.what} ({seconds:.0f} s)")
 
     def done(self) -> None:
-        if self.stream and self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _width(stream: TextIO) -> dict[str, Any]:
+    """Follow the terminal's width; a terminal that gives none (a bare pseudo-terminal) gets
+    80 columns and 24 rows, where tqdm would draw nothing."""
+    try:
+        known = os.get_terminal_size(stream.fileno()).columns > 0
+    except (OSError, ValueError, AttributeError):
+        known = False
+    return {"dynamic_ncols": True} if known else {"ncols": 80, "nrows": 24}
+
+
+def _unicode(stream: TextIO) -> bool:
+    """Whether the terminal's encoding draws the bar's block characters."""
+    try:
+        "█▏".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -423,6 +493,10 @@ def run_check(args: argparse.Namespace) -> int:
     target = args.jsonl or args.resume
     if args.json and target == "-":
         raise UsageError("--json and --jsonl - both write to stdout; choose one")
+    if args.paths.count(STDIN) > 1:
+        raise UsageError("'-' (stdin) can be read only once")
+    if args.resume and STDIN in args.paths:
+        raise UsageError("--resume cannot skip what is read from stdin; name files instead")
     paths = find_pdfs(args.paths)
     if not paths:
         raise UsageError(f"no PDF found in {' '.join(args.paths)}")
@@ -430,7 +504,7 @@ def run_check(args: argparse.Namespace) -> int:
     earlier: dict[str, DocumentReport] = {}
     todo: list[str] = []
     for path in paths:
-        key = jsonl.FileKey.of(path)
+        key = None if path == STDIN else jsonl.FileKey.of(path)
         if key is not None and key in done:
             earlier[path] = done[key]
         else:
@@ -441,7 +515,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     def finished(path: str, report: DocumentReport) -> None:
         if sink is not None:
-            sink.write(jsonl.record(report, jsonl.FileKey.of(path)))
+            sink.write(jsonl.record(report, None if path == STDIN else jsonl.FileKey.of(path)))
 
     fresh: dict[str, DocumentReport] = {}
     quiet = args.json or target == "-"
@@ -484,13 +558,12 @@ def exit_status(reports: Sequence[DocumentReport]) -> ExitCode:
 
 
 def _print_report(report: DocumentReport, *, verbose: bool) -> None:
-    stream = sys.stdout
-    _clear_status_line()
-    if report.error is not None:
-        print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
-        return
-    for line in report.render_lines(verbose=verbose):
-        print(line, file=stream)
+    with _clear_status_line():
+        if report.error is not None:
+            print(f"{PROG}: error: {report.path}: {report.error}", file=sys.stderr)
+            return
+        for line in report.render_lines(verbose=verbose):
+            print(line, file=sys.stdout)
 
 
 def _summary_line(reports: Sequence[DocumentReport]) -> str:
@@ -518,15 +591,20 @@ def run_repair(args: argparse.Namespace) -> int:
     from .limits import precheck
     from .source import read_source
 
-    if Path(args.input).is_file():  # a missing or odd IN is the repair's own one-line error
-        precheck(read_source(args.input), limits)
-    ticker = _Ticker("repairing", args.input, sys.stderr)
-    try:
-        report = run_isolated(repair, (args.input, args.output),
-                              {"ocr": args.ocr, "lang": args.lang},
-                              limits=limits, label=args.input, on_tick=ticker.tick)
-    finally:
-        ticker.done()
+    with _input_file(args.input) as given:
+        if Path(given).is_file():  # a missing or odd IN is the repair's own one-line error
+            precheck(read_source(given, _label(args.input)), limits)
+        ticker = _Ticker("repairing", _label(args.input), sys.stderr)
+        try:
+            report = run_isolated(repair, (given, args.output),
+                                  {"ocr": args.ocr, "lang": args.lang},
+                                  limits=limits, label=_label(args.input), on_tick=ticker.tick)
+        finally:
+            ticker.done()
+    if args.input == STDIN:
+        import dataclasses
+
+        report = dataclasses.replace(report, input=STDIN_NAME)
     if args.html:
         _write_html(args, repairs=[report])
     if args.json:
@@ -536,6 +614,26 @@ def run_repair(args: argparse.Namespace) -> int:
         for line in report.render_lines():
             print(line)
     return int(ExitCode.OK if report.ok else ExitCode.BAD_PAGES)
+
+
+def _label(path: str) -> str:
+    return STDIN_NAME if path == STDIN else path
+
+
+@contextlib.contextmanager
+def _input_file(path: str) -> Iterator[str]:
+    """`path`, or for '-' a private temporary copy of stdin (removed after): a repair reads
+    its input by name, in a child process."""
+    if path != STDIN:
+        yield path
+        return
+    import tempfile
+
+    data = _read_stdin()
+    with tempfile.TemporaryDirectory(prefix="textlayer-stdin-") as folder:
+        copy = Path(folder) / "stdin.pdf"
+        copy.write_bytes(data)
+        yield str(copy)
 
 
 def _write_html(

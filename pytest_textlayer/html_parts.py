@@ -59,9 +59,12 @@ th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .cols{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
 .cols>*{flex:1 1 340px;min-width:0}
 .figs{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
-figure{margin:0;width:min-content;max-width:100%}.toggle{margin:.3rem 0}
-.canvas{position:relative;width:max-content;max-width:100%;border:1px solid #8c959f;line-height:0}
-.canvas img{display:block;max-width:100%;height:auto}
+figure{margin:0;flex:1 1 560px;min-width:0}.toggle{margin:.3rem 1rem .3rem 0}
+.frame{overflow:auto;max-width:100%}label.zoomer{display:block;cursor:zoom-in}
+.canvas{display:block;box-sizing:border-box;position:relative;width:100%;border:1px solid #8c959f;
+ line-height:0}
+.canvas img{display:block;width:100%;height:auto}
+input.zoom:checked~.frame .canvas{width:200%}input.zoom:checked~.frame label{cursor:zoom-out}
 .canvas svg{position:absolute;inset:0;width:100%;height:100%}
 .canvas rect{fill-opacity:.22}
 .boxes g{stroke-width:.8}.boxes g.r-severed{stroke-width:1.2}
@@ -73,7 +76,7 @@ figure{margin:0;width:min-content;max-width:100%}.toggle{margin:.3rem 0}
 .r-unknown{fill:var(--unknown);stroke:var(--unknown)}
 .chars{display:none}.chars text{fill:#000;font-family:sans-serif;text-anchor:middle;
  paint-order:stroke;stroke:#fff;stroke-width:1.5px}
-input.show:checked~.canvas .chars{display:inline}
+input.show:checked~.frame .chars{display:inline}
 label.toggle{display:inline-block}
 .legend{list-style:none;padding:0;margin:.5rem 0;font-size:.85rem;line-height:1.6}
 .sw{display:inline-block;width:1em;height:.8em;margin-right:.4em;vertical-align:-.05em;
@@ -254,13 +257,18 @@ def figure_html(fig: Figure, uid: str) -> str:
             f'<label class="toggle" for="{uid}-chars"> show the extracted character on each '
             "box</label>"
         )
+    # The page fits the column; a click on it (or the checkbox) doubles it, scrolled in its
+    # frame: a checkbox and two labels, since the report runs no script.
+    zoom = (f'<input type="checkbox" class="zoom" id="{uid}-zoom">'
+            f'<label class="toggle" for="{uid}-zoom"> zoom in (or click the page)</label>')
     return (
-        f'<figure aria-labelledby="{uid}-cap">{toggle}'
-        f'<div class="canvas"><img src="{uri}" width="{round(page.width)}" '
+        f'<figure aria-labelledby="{uid}-cap">{toggle}{zoom}'
+        f'<div class="frame"><label class="zoomer" for="{uid}-zoom">'
+        f'<span class="canvas"><img src="{uri}" width="{round(page.width)}" '
         f'height="{round(page.height)}" alt="{esc(fig.label)}, rendered by PDFium">'
         f'<svg viewBox="{vb}" role="img" aria-label="glyph boxes: {esc(summary)}{cut}" '
         f'preserveAspectRatio="none"><g class="boxes">{"".join(rects)}</g>'
-        f'<g class="chars" aria-hidden="true">{"".join(chars)}</g></svg></div>'
+        f'<g class="chars" aria-hidden="true">{"".join(chars)}</g></svg></span></label></div>'
         f'<figcaption id="{uid}-cap"><strong>{esc(fig.label)}</strong>: '
         f"{len(page.glyphs)} glyph boxes{cut}, coloured by route to Unicode "
         "(hover a box for its character)"

@@ -6,7 +6,7 @@ outputs (:class:`~pytest_textlayer.model.DocumentReport`, and
 plus what only a picture can say: every glyph's box over the page as PDFium
 renders it, coloured by its route to Unicode.
 
-Only pages that are not OK get a picture (greyscale JPEG at 72 dpi, inlined
+Only pages that are not OK get a picture (greyscale JPEG at 144 dpi, inlined
 as a ``data:`` URI), and at most ``max_pages`` of them, so the report of a
 long document with a few bad pages stays small. The file opens from the
 file system with no network: no script, no external font or stylesheet, and
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from . import html_parts as hp
 from .atomic import atomic_path
 from .errors import TextLayerError, UsageError
-from .glyphboxes import DEFAULT_DPI
 from .model import DocumentReport, PageReport, Verdict, summarise
 
 if TYPE_CHECKING:
@@ -35,6 +34,8 @@ if TYPE_CHECKING:
 MAX_PAGES = 20
 #: The report's file name inside the directory.
 INDEX = "index.html"
+#: Resolution of the page pictures: sharp at the column's width, readable zoomed in twice.
+DPI = 144.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,12 @@ class _Doc:
     report: DocumentReport
     pdf: Path | None
     repair: RepairReport | None = None
+    #: The tests that made this check (pytest's node ids), when a pytest run wrote the report.
+    tests: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok and (self.repair is None or self.repair.ok)
 
     def detailed(self) -> list[int]:
         """Page numbers that deserve a section: bad in the report, or bad after repair."""
@@ -65,7 +72,8 @@ def write_html(
     max_pages: int = MAX_PAGES,
     repairs: Iterable[RepairReport] | None = None,
     base: str | os.PathLike[str] | None = None,
-    dpi: float = DEFAULT_DPI,
+    dpi: float = DPI,
+    tests: Iterable[Sequence[str]] | None = None,
 ) -> Path:
     """Write ``DIRECTORY/index.html`` for these reports and return its path.
 
@@ -74,11 +82,13 @@ def write_html(
     gone still gets its tables and texts. A repair whose input has no report
     among *reports* is shown from its input classified again. ``max_pages``
     caps the pages drawn over all documents; the rest are listed only.
+    ``tests``, in the order of *reports*, names the tests that made each check
+    (the pytest plugin gives it). Documents that are not OK come first.
     """
     if max_pages < 0:
         raise UsageError(f"max_pages must not be negative, not {max_pages}")
     root = Path(base) if base is not None else Path.cwd()
-    docs = _documents(list(reports), list(repairs or ()), root)
+    docs = _documents(list(reports), list(repairs or ()), root, list(tests or ()))
     out_dir = Path(directory)
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"{out_dir}: HTML report folder is a file")
@@ -102,26 +112,28 @@ def _resolve(path: str, root: Path) -> Path | None:
 
 
 def _documents(
-    reports: Sequence[DocumentReport], repairs: Sequence[RepairReport], root: Path
+    reports: Sequence[DocumentReport], repairs: Sequence[RepairReport], root: Path,
+    tests: Sequence[Sequence[str]] = (),
 ) -> list[_Doc]:
     by_file: dict[Path, int] = {}
     docs: list[_Doc] = []
-    for report in reports:
+    for n, report in enumerate(reports):
         pdf = _resolve(report.path, root)
         if pdf is not None:
             by_file.setdefault(pdf.resolve(), len(docs))
-        docs.append(_Doc(report, pdf))
+        docs.append(_Doc(report, pdf, tests=tuple(tests[n]) if n < len(tests) else ()))
     for rep in repairs:
         pdf = _resolve(rep.input, root)
         index = by_file.get(pdf.resolve()) if pdf is not None else None
         if index is not None:
-            docs[index] = _Doc(docs[index].report, pdf, rep)
+            docs[index] = _Doc(docs[index].report, pdf, rep, docs[index].tests)
         else:
             before = getattr(rep, "before", None)  # a report that carries its IN verdicts
             if not isinstance(before, DocumentReport):
                 before = _classify_input(rep, pdf)
             docs.append(_Doc(before, pdf, rep))
-    return docs
+    # Unreadable documents first, then those with bad pages, then the rest, each in given order.
+    return sorted(docs, key=lambda d: (d.report.error is None, d.ok))
 
 
 def _classify_input(rep: RepairReport, pdf: Path | None) -> DocumentReport:
@@ -145,11 +157,7 @@ def _render(docs: Sequence[_Doc], *, max_pages: int, dpi: float) -> str:
     totals = summarise(d.report for d in docs)
     counts = ", ".join(f"{n} {v}" for v, n in sorted(totals["verdicts"].items()))
     bad = sum(len(d.detailed()) for d in docs)
-    nav = "".join(
-        f'<li><a href="#doc{i}">{hp.esc(d.report.path)}</a> — '
-        f"{'OK' if d.report.ok else 'not OK'}</li>"
-        for i, d in enumerate(docs, 1)
-    )
+    nav = _documents_table(docs)
     body = "".join(_document(d, i, budget, dpi) for i, d in enumerate(docs, 1))
     shown = min(bad, max_pages)
     cap = f" (the first {max_pages} are drawn)" if bad > max_pages else ""
@@ -165,11 +173,41 @@ def _render(docs: Sequence[_Doc], *, max_pages: int, dpi: float) -> str:
         f"<p>{totals['documents']} document(s), {totals['pages']} page(s)"
         f"{': ' + hp.esc(counts) if counts else ''}; {bad} page(s) not OK{cap}. "
         f"Written {stamp} by pytest-textlayer; pages rendered by PDFium.</p>"
-        f'<nav aria-label="Documents"><ul>{nav}</ul></nav></header>'
+        f'<nav aria-label="Documents">{nav}</nav></header>'
         f"<main>{body}</main>"
         f'<footer><p class="note">{shown} page picture(s) in this file.</p></footer>'
         "</body></html>\n"
     )
+
+
+def _documents_table(docs: Sequence[_Doc]) -> str:
+    """One row per document, the ones that are not OK first: what, how bad, which tests."""
+    with_tests = any(d.tests for d in docs)
+    cols = ["Document", "OK", "Pages", "Not OK", "Verdicts"] + (["Checked by"] if with_tests
+                                                                  else [])
+    head = "".join(f'<th scope="col">{c}</th>' for c in cols)
+    rows = []
+    for i, d in enumerate(docs, 1):
+        report = d.report
+        verdicts: dict[str, int] = {}
+        for page in report.pages:
+            verdicts[page.verdict.value] = verdicts.get(page.verdict.value, 0) + 1
+        detail = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        if report.error is not None:
+            state, detail = '<span class="bad">unreadable</span>', report.error
+        else:
+            state = '<span class="good">OK</span>' if d.ok else '<span class="bad">not OK</span>'
+        cells = [
+            f'<th scope="row"><a href="#doc{i}">{hp.esc(report.path)}</a></th>',
+            f"<td>{state}</td>", f'<td class="n">{len(report.pages)}</td>',
+            f'<td class="n">{len(d.detailed())}</td>', f"<td>{hp.esc(detail)}</td>",
+        ]
+        if with_tests:
+            ids = "<br>".join(f"<code>{hp.esc(t)}</code>" for t in d.tests)
+            cells.append(f"<td>{ids}</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return ('<table class="docs"><caption>Documents, those not OK first</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def _document(doc: _Doc, i: int, budget: list[int], dpi: float) -> str:
@@ -178,6 +216,9 @@ def _document(doc: _Doc, i: int, budget: list[int], dpi: float) -> str:
     if report.error is not None:
         return f'{head}<p class="bad">Could not be read: {hp.esc(report.error)}</p></section>'
     lines = [f"<p>{hp.esc(report.headline())}</p>"]
+    if doc.tests:
+        ids = ", ".join(f"<code>{hp.esc(t)}</code>" for t in doc.tests)
+        lines.append(f'<p class="note">Checked by {ids}</p>')
     if doc.repair is not None:
         lines.append(f"<p>Repair: {hp.esc(doc.repair.headline())}</p>")
         lines.extend(f'<p class="note">{hp.esc(n)}</p>' for n in doc.repair.notes)

@@ -289,10 +289,17 @@ def _render_page(page: PageReport) -> Iterator[str]:
         yield f"  page {page.number} reads, repaired: {shorten(page.repaired_sample)}"
 
 
+#: The name a report gives a PDF read from standard input (`textlayer check -`).
+STDIN_NAME = "<stdin>"
+
+
 def next_action(report: DocumentReport) -> str:
     """The command that most likely fixes what the report found."""
     verdicts = {p.verdict for p in report.bad_pages}
-    fix = f"textlayer repair {report.path} -o fixed.pdf"
+    if report.path == STDIN_NAME:  # read from a pipe: the same bytes go in again the same way
+        fix = "textlayer repair - -o fixed.pdf (the same PDF on stdin)"
+    else:
+        fix = f"textlayer repair {report.path} -o fixed.pdf"
     if verdicts <= {Verdict.ABSENT}:
         return f"{fix} (runs OCR), or produce the PDF with a text layer"
     return f"{fix}, or embed fonts with a ToUnicode CMap"

@@ -95,6 +95,21 @@ class TextLayerState:
 # -- options and configuration ----------------------------------------------------------
 
 
+def _number_or_text() -> dict[str, Any]:
+    """The ini type of a key that takes a number or a text such as '5%'.
+
+    pytest 9.2 types it `float | str`: a TOML number or string under both
+    `[tool.pytest.ini_options]` and the native `[tool.pytest]` table, and an
+    ini file's text as a number where it reads as one. Older pytest knows
+    only one type a key, so the key stays a string there (a TOML number
+    under `[tool.pytest]` then needs quotes). Either way the value goes
+    through the parser the command line uses.
+    """
+    if pytest.version_tuple >= (9, 2):
+        return {"type": float | str, "default": ""}
+    return {}
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("textlayer", "PDF text layers (pytest-textlayer)")
     group.addoption(
@@ -144,9 +159,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("textlayer_allow", "page verdicts accepted besides blank and readable.",
                   type="linelist")
     parser.addini("textlayer_lang", "expected language (ISO 639 code).")
-    parser.addini("textlayer_max_bad_glyphs", "share of unmappable glyphs a page may have.")
+    parser.addini("textlayer_max_bad_glyphs",
+                  "share of unmappable glyphs a page may have (0.05 or '5%').",
+                  **_number_or_text())
     parser.addini("textlayer_model", "letter-pair model file (relative to the ini file).")
-    parser.addini("textlayer_timeout", "seconds each collected PDF may take (0: no limit).")
+    parser.addini("textlayer_timeout", "seconds each collected PDF may take (0: no limit).",
+                  **_number_or_text())
     parser.addini(
         "textlayer_paths",
         "globs of PDFs (relative to rootdir) collected on every --textlayer run.",
@@ -205,7 +223,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _ini_str(config: pytest.Config, name: str) -> str | None:
     value = config.getini(name)
-    text = " ".join(value) if isinstance(value, list) else str(value or "")
+    if isinstance(value, float) and value.is_integer():  # an ini file's "2" reads as 2.0
+        value = int(value)
+    text = " ".join(value) if isinstance(value, list) else str(value)
     return text.strip() or None
 
 
@@ -506,14 +526,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def _write_html(state: TextLayerState, directory: Path, session: pytest.Session) -> None:
-    """The HTML rendering of the session's checks (the last check of each file)."""
+    """The HTML rendering of the session's checks, naming the tests that made each."""
+    import json
+
     from .errors import TextLayerError
     from .html_report import write_html
 
-    latest = {c.report.path: c.report for c in state.record.ordered()}
+    # One entry per file and outcome, with every test that got it: two tests that checked one
+    # file alike share a row, two that judged it differently (other settings) get one each.
+    checks: dict[tuple[str, str], tuple[DocumentReport, list[str]]] = {}
+    for check in state.record.ordered():
+        key = (check.report.path, json.dumps(check.report.to_dict(), sort_keys=True))
+        checks.setdefault(key, (check.report, []))[1].append(check.nodeid)
     try:
         state.html_written = write_html(
-            latest.values(), directory, base=state.scope.invocation_dir
+            [report for report, _ in checks.values()], directory,
+            base=state.scope.invocation_dir, tests=[ids for _, ids in checks.values()],
         )
     except TextLayerError as exc:
         state.html_error = str(exc)

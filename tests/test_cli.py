@@ -319,3 +319,45 @@ def test_every_example_in_the_help_parses_and_the_exit_statuses_match_the_docs()
     docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
     for status in ("0", "1", "2", "3", "130"):
         assert f"\n  {status} " in EXIT_STATUSES and f"| {status} |" in docs
+
+
+def _textlayer(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "pytest_textlayer", *args], input=stdin,
+                          capture_output=True, timeout=120)
+
+
+def test_a_dash_checks_the_pdf_piped_to_stdin(pdfs: dict[str, Path]) -> None:
+    done = _textlayer("check", "-", str(pdfs["good"]), "--json",
+                      stdin=pdfs["shifted"].read_bytes())
+    assert done.returncode == 1, done.stderr
+    documents = json.loads(done.stdout)["documents"]
+    assert [(d["path"], d["pages"][0]["verdict"]) for d in documents] == [
+        ("<stdin>", "shifted"), (str(pdfs["good"]), "readable")]
+    told = _textlayer("check", "-", stdin=pdfs["shifted"].read_bytes()).stdout.decode()
+    # the next step pipes the same bytes again: '<stdin>' in a shell would be a redirection
+    assert "next: textlayer repair - -o fixed.pdf (the same PDF on stdin)" in told
+    lines = _textlayer("check", "-", "--jsonl", "-", stdin=pdfs["good"].read_bytes())
+    record = json.loads(lines.stdout.decode().splitlines()[0])
+    assert record["path"] == "<stdin>" and record["file"] is None
+
+
+def test_stdin_is_read_once_and_must_hold_a_pdf(pdfs: dict[str, Path]) -> None:
+    twice = _textlayer("check", "-", "-", stdin=pdfs["good"].read_bytes())
+    assert twice.returncode == 2
+    assert twice.stderr.decode() == "textlayer: error: '-' (stdin) can be read only once\n"
+    text = _textlayer("check", "-", stdin=b"hello\n")
+    assert text.returncode == 2
+    assert "textlayer: error: <stdin>: not a PDF (no %PDF- header)" in text.stderr.decode()
+    resume = _textlayer("check", "-", "--resume", "run.jsonl", stdin=b"")
+    assert resume.returncode == 2 and b"--resume" in resume.stderr
+
+
+def test_repair_reads_a_dash_from_stdin(pdfs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "fixed.pdf"
+    done = _textlayer("repair", "-", "-o", str(out), "--ocr", "never", "--json",
+                      stdin=pdfs["shifted"].read_bytes())
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["input"] == "<stdin>" and report["output"] == str(out)
+    assert main(["check", str(out)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixed.pdf"]

@@ -472,33 +472,19 @@ def test_repair_limits_must_not_be_negative(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_a_long_repair_shows_the_seconds_on_a_terminal_only(tmp_path: Path) -> None:
-    import pty
+    from _terminal import run_on_a_terminal, screen
 
     slow = _slow_document(tmp_path / "slow.pdf")
     args = [*CMD, "repair", str(slow), "-o", str(tmp_path / "fixed.pdf"), "--ocr", "never",
             "--timeout", "4"]
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=follower, timeout=120)
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the terminal is closed once everything is read
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(leader)
-    assert done.returncode == 2
-    text = shown.decode()
+    status, text = run_on_a_terminal(args)
+    assert status == 2
     assert "textlayer: repairing " in text and slow.name in text
     # the seconds tick while it runs (how many ticks a loaded machine shows varies)
-    assert re.search(r"\(\d+ s\)", text) and "\r\x1b[K" in text, text
-    assert text.rstrip().endswith("took longer than the limit of 4 s (--timeout)")
+    assert re.search(r"repairing .*slow\.pdf \(\d+ s\)", text), text
+    # and are erased: the screen keeps only the error
+    assert [line for line in screen(text) if line] == [
+        f"textlayer: error: {slow}: took longer than the limit of 4 s (--timeout)"]
     piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert piped.stderr == (f"textlayer: error: {slow}: took longer than the limit of 4 s "
                             "(--timeout)\n")

@@ -71,3 +71,35 @@ def test_an_unwritable_report_fails_the_run_and_says_why(
     result = pytester.runpytest("--textlayer", "out", "--textlayer-html=taken")
     result.stdout.fnmatch_lines(["textlayer HTML report NOT written: *taken: *is a file"])
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_the_report_puts_bad_documents_first_and_names_the_tests_that_checked_them(
+    pytester: pytest.Pytester, pdfs: tuple[Path, Path]
+) -> None:
+    """Two tests that check one file alike share its row, both named; the good document,
+    checked first, is listed after the bad one. Under xdist the workers' checks are merged."""
+    good, bad = pdfs
+    _copy(pytester, good, "data/good.pdf")
+    _copy(pytester, bad, "data/bad.pdf")
+    pytester.makepyfile(test_docs="""
+        def test_a_good_one(textlayer):
+            textlayer.check("data/good.pdf")
+
+        def test_first_look(textlayer):
+            textlayer.check("data/bad.pdf")
+
+        def test_second_look(textlayer):
+            textlayer.check("data/bad.pdf")
+    """)
+    for extra in ((), ("-n", "2")):
+        result = pytester.runpytest_subprocess("--textlayer-html=report", *extra)
+        result.assert_outcomes(passed=3)
+        html = (pytester.path / "report" / "index.html").read_text(encoding="utf-8")
+        table = html[html.index('<table class="docs">'):html.index("</table>")]
+        assert table.index("data/bad.pdf") < table.index("data/good.pdf"), extra
+        bad_row = table[table.index("data/bad.pdf"):table.index("data/good.pdf")]
+        assert "not OK" in bad_row
+        assert "test_docs.py::test_first_look" in bad_row
+        assert "test_docs.py::test_second_look" in bad_row
+        assert "test_docs.py::test_a_good_one" in table[table.index("data/good.pdf"):]
+        assert html.count('<article class="page"') == 1  # one file, drawn once

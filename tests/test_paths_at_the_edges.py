@@ -125,30 +125,41 @@ def test_repair_has_the_limits_check_has(good: Path, tmp_path: Path) -> None:
     assert "default 1800" in run("repair", "--help").stdout
 
 
-def test_on_a_terminal_the_progress_counter_never_shares_a_line_with_a_result(
+def test_on_a_terminal_the_progress_bar_never_shares_a_line_with_a_result(
         tmp_path: Path) -> None:
-    import pty
+    """tqdm draws the bar on a terminal's stderr; it is taken off the screen while each
+    result prints, and erased at the end: what stays on screen is the results alone."""
+    from _terminal import run_on_a_terminal, screen
 
-    files = [generate(family).write(tmp_path / f"{family}.pdf")
+    files = [str(generate(family).write(tmp_path / f"{family}.pdf"))
              for family in ("readable", "severed", "blank")]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: textlayer with the pseudo-terminal as stdout and stderr
-        os.execv(CMD[0], [*CMD, "check", *map(str, files)])
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.waitpid(pid, 0)
-    screen = b"".join(chunks).decode("utf-8", "replace")
-    assert "PDF text layer is not readable" in screen
-    for line in screen.replace("\r\n", "\n").split("\n"):
-        shown = line.rsplit("\r", 1)[-1].replace("\x1b[K", "")  # what the terminal leaves
-        assert not ("[" in shown and "/3]" in shown and "PDF" in shown), repr(line)
+    status, raw = run_on_a_terminal([*CMD, "check", *files], columns=100)
+    assert status == 1
+    assert "| 1/3 [" in raw and "file/s" in raw  # the bar was drawn
+    shown = [line for line in screen(raw) if line]
+    assert not any("file/s" in line or "/3 [" in line for line in shown), shown
+    assert [line for line in shown if line.startswith("PDF text layer")] == [
+        f"PDF text layer is readable: {files[0]} (1 pages)",
+        f"PDF text layer is not readable: {files[1]} (1 of 1 pages bad)",
+        f"PDF text layer is readable: {files[2]} (1 pages)"]
+    assert shown[-1] == "3 document(s), 3 page(s): 1 blank, 1 readable, 1 undecodable"
+
+
+def test_the_progress_bar_never_reaches_json_or_a_pipe(tmp_path: Path) -> None:
+    from _terminal import run_on_a_terminal
+
+    files = [str(generate(family).write(tmp_path / f"{family}.pdf"))
+             for family in ("readable", "blank")]
+    # stdout a file, stderr the terminal: the JSON is whole, the bar went to the terminal only
+    out = tmp_path / "report.json"
+    status, raw = run_on_a_terminal(
+        ["sh", "-c", f'exec "$@" > {out}', "sh", *CMD, "check", "--json", *files])
+    assert status == 0 and "| 1/2 [" in raw
+    import json
+
+    assert [d["path"] for d in json.loads(out.read_text())["documents"]] == files
+    piped = run("check", *files)  # no terminal at all: no bar, no escape, nothing on stderr
+    assert piped.returncode == 0 and piped.stderr == "" and "\r" not in piped.stdout
 
 
 def test_a_repair_that_cannot_fix_every_page_writes_a_whole_best_effort_copy(

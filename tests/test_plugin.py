@@ -127,11 +127,12 @@ def test_help_section_is_pinned(pytester: pytest.Pytester) -> None:
             "*--textlayer-report=FILE.json",
         ]
     )
+    share = "float | string" if pytest.version_tuple >= (9, 2) else "string"  # a TOML number
     result.stdout.fnmatch_lines(
         [
             "  textlayer_allow (linelist):*",
             "  textlayer_lang (string):*",
-            "  textlayer_max_bad_glyphs (string):*",
+            f"  textlayer_max_bad_glyphs ({share}):*",
             "  textlayer_model (string):*",
             "  textlayer_paths (linelist):*",
         ]

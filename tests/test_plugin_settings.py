@@ -241,3 +241,45 @@ def test_textlayer_allow_takes_a_toml_list_under_both_tables(pytester: pytest.Py
         pytester.makefile(".toml", pyproject=f'[{table}]\ntextlayer_allow = ["absent"]\n')
         result = pytester.runpytest("--textlayer", "scan.pdf", "-p", "no:cacheprovider")
         assert result.ret == 0, (table, result.outlines[-5:])
+
+
+def _partial(path: Path) -> None:
+    """A page with 8 of its 54 glyphs unmapped (15 %): 10 % fails it, 20 % passes it."""
+    from pytest_textlayer.generators import generate
+
+    generate("partial", "Grüße aus Köln: Bürger, Mädchen und Äpfel über Straßen").write(path)
+
+
+@pytest.mark.skipif(pytest.version_tuple < (9, 2), reason="pytest < 9.2 types a key one way only")
+@pytest.mark.parametrize("table", ["tool.pytest", "tool.pytest.ini_options"])
+def test_numbers_and_shares_are_typed_under_both_tables(pytester: pytest.Pytester,
+                                                        table: str) -> None:
+    """A TOML number or '5%' for the threshold and a number for the time limit, with no
+    type error or deprecation warning; a value out of range names the ini key."""
+    _partial(pytester.path / "partial.pdf")
+    for threshold, outcome in (("0", "failed"), ("0.5", "passed"), ("'20%'", "passed"),
+                               ("'5%'", "failed")):
+        pytester.makefile(".toml", pyproject=f"[{table}]\ntextlayer_max_bad_glyphs = "
+                                             f"{threshold}\ntextlayer_timeout = 60\n")
+        result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider",
+                                    "-W", "error::pytest.PytestDeprecationWarning", "-v")
+        result.assert_outcomes(**{outcome: 1})
+        assert "Warning" not in result.stdout.str() + result.stderr.str(), threshold
+        result.stdout.fnmatch_lines(["textlayer: ok=blank,readable max-bad-glyphs=*"])
+    pytester.makefile(".toml", pyproject=f"[{table}]\ntextlayer_max_bad_glyphs = 2\n")
+    result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: ini textlayer_max_bad_glyphs: '2' is not between 0 and 1*"])
+    pytester.makefile(".toml", pyproject=f"[{table}]\ntextlayer_timeout = -1\n")
+    result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider")
+    result.stderr.fnmatch_lines(["ERROR: textlayer_timeout: expected 0 (no limit) or more*"])
+
+
+def test_an_ini_file_takes_a_share_as_a_number_or_a_percentage(
+        pytester: pytest.Pytester) -> None:
+    _partial(pytester.path / "partial.pdf")
+    for threshold, outcome in (("0.5", "passed"), ("5%", "failed"), ("20%", "passed")):
+        pytester.makeini(f"[pytest]\ntextlayer_max_bad_glyphs = {threshold}\n")
+        result = pytester.runpytest("--textlayer", "partial.pdf", "-p", "no:cacheprovider")
+        result.assert_outcomes(**{outcome: 1})
