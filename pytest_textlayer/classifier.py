@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+import unicodedata
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -417,13 +418,18 @@ def _readable_anyway(
     for use in content.fonts:
         if not use.bad_glyphs:
             continue
-        notdef = _notdef_glyphs(use)
-        if notdef:
-            spared += notdef
-            notes.append(f"{notdef} glyph(s) of font {use.font.name} draw the font's "
-                         "missing-glyph box (.notdef): no character is lost")
-            if notdef >= use.bad_glyphs:
-                continue
+        notdef = 0  # glyphs that lose no character, whatever their map says
+        for count, what in ((_notdef_glyphs(use), "draw the font's missing-glyph box "
+                             "(.notdef)"),
+                            (_cluster_parts(use), "are letters of shaped clusters whose text "
+                             "another glyph carries")):
+            if count:
+                notdef += count
+                notes.append(f"{count} glyph(s) of font {use.font.name} {what}: no character "
+                             "is lost")
+        spared += notdef
+        if notdef and notdef >= use.bad_glyphs:
+            continue
         status, route, _ = use.judge()  # one judgement; the properties each judge again
         if status is FontStatus.WRONG and route == "pua":
             # Where the font's map gives most glyphs real characters, a Private Use value is
@@ -472,6 +478,33 @@ def _notdef_glyphs(use: FontUse) -> int:
     font = use.font
     return sum(n for code, n in use.codes.items()
                if font.why(code) is not None and font.draws_notdef(code))
+
+
+def _cluster_parts(use: FontUse) -> int:
+    """Unmapped glyphs of a shaped cluster whose text another glyph carries.
+
+    A producer that shapes Bengali, Devanagari or Khmer maps a cluster's whole
+    text (``মি``, consonant and vowel sign) to one of its glyphs and leaves the
+    others unmapped; readers print the cluster once, and nothing is lost. Such
+    a glyph is known by its own letter (the program's cmap) standing inside a
+    cluster value, one holding a combining mark, of a code drawn on the page.
+    A ligature's value (``fi``) holds no mark: a lost ``f`` still counts.
+    """
+    font = use.font
+    if not font.tounicode or not font.embedded:
+        return 0
+    clusters = "".join(value for code in use.codes
+                       if len(value := font.unicode.get(code, "")) > 1
+                       and any(unicodedata.category(c).startswith("M") for c in value))
+    if not clusters:
+        return 0
+    parts = 0
+    for code, n in use.codes.items():
+        if font.why(code) == "unmapped":
+            own = font.recover(code)
+            if own is not None and len(own) == 1 and own in clusters:
+                parts += n
+    return parts
 
 
 def _symbol_font_glyphs(use: FontUse) -> int:

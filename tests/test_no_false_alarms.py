@@ -224,6 +224,54 @@ def test_a_fonts_own_private_use_glyphs_standing_alone_are_not_lost_letters() ->
     assert classify(generate("pua").pdf).pages[0].verdict.value == "garbled"
 
 
+#: Debian's fonts-noto-core (./dev installs it): scripts fpdf2 shapes with HarfBuzz.
+NOTO = Path("/usr/share/fonts/truetype/noto")
+SHAPED = {
+    "bn": ("NotoSansBengali-Regular.ttf", "beng",
+           "কমিটি বার্ষিক প্রতিবেদন পর্যালোচনা করেছে এবং সম্মত হয়েছে যে আগামী বছরের বাজেট "
+           "বিদ্যমান ভবনগুলির রক্ষণাবেক্ষণকে অগ্রাধিকার দেবে"),
+    "km": ("NotoSansKhmer-Regular.ttf", "khmr",
+           "គណៈកម្មាធិការបានពិនិត្យរបាយការណ៍ប្រចាំឆ្នាំ ហើយបានយល់ព្រមថា "
+           "ថវិកាសម្រាប់ឆ្នាំខាងមុខគួរតែផ្តល់អាទិភាពដល់ការថែទាំអគារដែលមានស្រាប់"),
+}
+
+
+def _shaped_fpdf(lang: str) -> bytes:
+    fpdf = pytest.importorskip("fpdf")
+    font, script, text = SHAPED[lang]
+    doc = fpdf.FPDF()
+    doc.add_page()
+    doc.add_font("Noto", fname=str(NOTO / font))
+    doc.set_font("Noto", size=14)
+    doc.set_text_shaping(use_shaping_engine=True, script=script, direction="ltr")
+    for _ in range(4):
+        doc.multi_cell(0, 9, text, new_x="LMARGIN", new_y="NEXT")
+    return bytes(doc.output())
+
+
+@pytest.mark.parametrize("lang", sorted(SHAPED))
+def test_glyphs_of_a_shaped_cluster_whose_text_another_carries_lose_nothing(lang: str) -> None:
+    """fpdf2 shapes Bengali and Khmer with HarfBuzz and maps a cluster's whole text
+    (consonant and vowel sign) to one of its glyphs, leaving the others unmapped: readers
+    print every letter. With the clusters' marks gone from the map, the same glyphs are lost
+    letters again."""
+    from pytest_textlayer.tounicode_writer import attach
+
+    data = _shaped_fpdf(lang)
+    page = classify(data).pages[0]
+    assert page.verdict.value == "readable", page.evidence
+    assert any("shaped clusters" in line for line in page.evidence), page.evidence
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        font = next(iter(pdf.pages[0].Resources.Font.values()))
+        from pytest_textlayer.cmaps import parse_cmap
+
+        mapping = parse_cmap(font.ToUnicode.read_bytes()).unicode
+        attach(pdf, font, {code: value[0] for code, value in mapping.items()})
+        out = io.BytesIO()
+        pdf.save(out)
+    assert not classify(out.getvalue()).ok
+
+
 # -- re-printed by Ghostscript and cairo -------------------------------------------------------
 #: URW's Nimbus Sans, an OpenType CFF font (fonts-urw-base35, which ./dev installs).
 NIMBUS = Path("/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf")
