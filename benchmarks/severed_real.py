@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Severed fonts from a real producer: `textlayer repair` against `ocrmypdf --force-ocr`.
+
+    python benchmarks/severed_real.py [--quick] [--languages fr,ru] [--fonts "DejaVu Sans"]
+                                      [--given-lang] [--no-ocrmypdf] [--json FILE] [--keep DIR]
+
+Headless Chromium prints a short notice (heading in bold, two paragraphs,
+a phrase in italics; ``severed_texts.py``) per language and font on an A5
+page. The ``sever`` breaker then removes every font's /ToUnicode and
+strips ``cmap`` and ``post`` from the embedded TrueType subsets, which
+Chromium numbers in order of first use: nothing in the file maps a glyph to
+a character. The truth is poppler's text of the unbroken print.
+
+Per language: the share of pages exact (character similarity >= 0.99, the
+issue's measure), word agreement, mean similarity, seconds per page of
+``repair(ocr="auto")`` and of OCRmyPDF ``--force-ocr`` on the same files in
+the same run (``--jobs 1``, like the repair's one Tesseract at a time), the
+share of pages that kept their vector text (no whole-page OCR), and the
+largest size growth. The repair is not told the language unless
+``--given-lang``: choosing Tesseract's language is part of what is measured.
+
+The fonts are the machine's own (DejaVu, Liberation); the repair never looks
+at installed fonts, so having them installed does not help it. Everything is
+written to a temporary folder. A default run (11 languages, 3 fonts) takes
+about 5-10 minutes on two cores; ``--quick`` 3 languages, 2 fonts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from repair_vs_ocrmypdf import norm, pdftotext_pages, similarity, word_agreement  # noqa: E402
+from severed_texts import TEXTS  # noqa: E402
+
+FONTS = ("DejaVu Sans", "Liberation Serif", "DejaVu Serif")
+QUICK_LANGUAGES = ("fr", "ru", "el")
+#: A page counts as exact at this character similarity (the issue's measure).
+SIMILAR = 0.99
+
+
+@dataclass
+class Page:
+    lang: str
+    font: str
+    number: int
+    similarity: float
+    words: float
+    ocrmypdf_similarity: float | None = None
+    ocrmypdf_words: float | None = None
+
+
+@dataclass
+class Doc:
+    lang: str
+    font: str
+    pages: int
+    repair_s: float = 0.0
+    ocrmypdf_s: float | None = None
+    size_in: int = 0
+    size_out: int = 0
+    vector_pages: int = 0
+    tesseract: str | None = None
+    fonts_note: list[str] = field(default_factory=list)
+    scores: list[Page] = field(default_factory=list)
+    error: str | None = None
+
+
+def page_html(lang: str, font: str) -> str:
+    heading, first, second = TEXTS[lang]
+
+    def para(text: str) -> str:
+        parts = html.escape(text).split("*")
+        return "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
+
+    return (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>'
+        "@page { size: A5; margin: 18mm 16mm; }"
+        f"body {{ font-family: '{font}'; font-size: 11pt; line-height: 1.4; }}"
+        "h1 { font-size: 15pt; }</style></head><body>"
+        f"<h1>{html.escape(heading)}</h1><p>{para(first)}</p><p>{para(second)}</p>"
+        "</body></html>"
+    )
+
+
+def installed_fonts() -> set[str]:
+    done = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, check=False)
+    return {name.strip() for line in done.stdout.splitlines() for name in line.split(",")}
+
+
+def make(folder: Path, lang: str, font: str) -> tuple[Path, tuple[str, ...]] | None:
+    """Print, sever; the broken file and the original's text per page (None: nothing broke)."""
+    from _producers import print_with_chromium
+
+    from pytest_textlayer.breakers import break_pdf
+
+    stem = f"{lang}-{re.sub(r'[^a-z]+', '-', font.lower())}"
+    page = folder / f"{stem}.html"
+    page.write_text(page_html(lang, font), encoding="utf-8")
+    printed = folder / f"{stem}.orig.pdf"
+    if not print_with_chromium(page, printed):
+        return None
+    variant = break_pdf(printed.read_bytes(), "sever", name=printed.name)
+    if not variant.applies:
+        return None
+    broken = folder / f"{stem}.pdf"
+    broken.write_bytes(variant.pdf)
+    return broken, variant.truth
+
+
+def tesseract_pack(lang: str) -> str:
+    from pytest_textlayer import ocr
+
+    code = ocr.tesseract_lang(lang)
+    return code if code in ocr.tesseract_info().languages else "eng"
+
+
+def run(path: Path, truth: tuple[str, ...], lang: str, font: str, *, given: bool,
+        with_ocrmypdf: bool) -> Doc:
+    from pytest_textlayer.repairer import repair
+
+    doc = Doc(lang, font, len(truth), size_in=path.stat().st_size)
+    out = path.with_suffix(".fixed.pdf")
+    start = time.perf_counter()
+    try:
+        report = repair(path, out, ocr="auto", lang=lang if given else None)
+    except Exception as exc:  # noqa: BLE001 - reported per file
+        doc.error = f"repair: {type(exc).__name__}: {exc}"
+        return doc
+    doc.repair_s = time.perf_counter() - start
+    doc.size_out = out.stat().st_size
+    doc.vector_pages = sum(1 for p in report.pages if p.action != "ocr")
+    doc.tesseract = report.ocr
+    doc.fonts_note = [f"{f.name}: {f.fixed_glyphs}/{f.bad_glyphs} via {'+'.join(f.sources)}"
+                      for f in report.fonts] + [f.detail for f in report.fonts] + list(report.notes)
+    got = pdftotext_pages(out)
+    for number, want in enumerate(truth, 1):
+        w, g = norm(want), norm(got[number - 1]) if number <= len(got) else ""
+        doc.scores.append(Page(lang, font, number, similarity(w, g), word_agreement(w, g)))
+    if with_ocrmypdf:
+        import logging
+
+        import ocrmypdf
+
+        logging.getLogger("ocrmypdf").setLevel(logging.ERROR)
+
+        ocr_out = path.with_suffix(".ocrmypdf.pdf")
+        start = time.perf_counter()
+        try:
+            ocrmypdf.ocr(path, ocr_out, force_ocr=True, output_type="pdf", jobs=1,
+                         language=[tesseract_pack(lang)], progress_bar=False, optimize=0)
+        except Exception as exc:  # noqa: BLE001 - OCRmyPDF's own exceptions, per file
+            doc.error = f"ocrmypdf: {type(exc).__name__}: {exc}"
+            return doc
+        doc.ocrmypdf_s = time.perf_counter() - start
+        theirs = pdftotext_pages(ocr_out)
+        for page, want in zip(doc.scores, truth, strict=True):
+            g = norm(theirs[page.number - 1]) if page.number <= len(theirs) else ""
+            page.ocrmypdf_similarity = similarity(norm(want), g)
+            page.ocrmypdf_words = word_agreement(norm(want), g)
+    return doc
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def report(docs: list[Doc]) -> list[dict[str, Any]]:
+    print(f"\n{'lang':<6}{'pages':>6}{'exact':>8}{'words':>8}{'sim':>8}{'s/pg':>7}"
+          f"{'ocrmypdf s/pg':>14}{'x faster':>9}{'vector':>8}{'size':>7}"
+          f"{'ocrmypdf exact':>15}{'ocrmypdf words':>15}")
+    rows = []
+    langs = list(dict.fromkeys(d.lang for d in docs)) + ["all"]
+    for lang in langs:
+        ds = [d for d in docs if (lang == "all" or d.lang == lang) and d.error is None]
+        pages = [p for d in ds for p in d.scores]
+        if not pages:
+            continue
+        n = sum(d.pages for d in ds)
+        rep = sum(d.repair_s for d in ds) / n
+        timed = [d for d in ds if d.ocrmypdf_s is not None]
+        theirs = (sum(d.ocrmypdf_s or 0.0 for d in timed) / sum(d.pages for d in timed)
+                  if timed else float("nan"))
+        row = {
+            "lang": lang, "pages": len(pages),
+            "exact": _mean([float(p.similarity >= SIMILAR) for p in pages]),
+            "words": _mean([p.words for p in pages]),
+            "similarity": _mean([p.similarity for p in pages]),
+            "repair_s_per_page": rep, "ocrmypdf_s_per_page": theirs,
+            "vector": sum(d.vector_pages for d in ds) / n,
+            "size_max": max(d.size_out / d.size_in for d in ds),
+            "ocrmypdf_exact": _mean([float((p.ocrmypdf_similarity or 0) >= SIMILAR)
+                                     for p in pages if p.ocrmypdf_similarity is not None]),
+            "ocrmypdf_words": _mean([p.ocrmypdf_words or 0.0 for p in pages
+                                     if p.ocrmypdf_words is not None]),
+        }
+        rows.append(row)
+        print(f"{lang:<6}{len(pages):>6}{row['exact']:>8.0%}{row['words']:>8.1%}"
+              f"{row['similarity']:>8.3f}{rep:>7.2f}{theirs:>14.2f}{theirs / rep:>9.1f}"
+              f"{row['vector']:>8.0%}{row['size_max']:>6.2f}x{row['ocrmypdf_exact']:>15.0%}"
+              f"{row['ocrmypdf_words']:>15.1%}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="3 languages, 2 fonts")
+    parser.add_argument("--languages", default="", help="comma-separated (default: all 11)")
+    parser.add_argument("--fonts", default="", help="comma-separated font families")
+    parser.add_argument("--given-lang", action="store_true", help="pass --lang to the repair")
+    parser.add_argument("--no-ocrmypdf", action="store_true")
+    parser.add_argument("--json", default="")
+    parser.add_argument("--keep", default="", help="write the PDFs to this folder and keep them")
+    parser.add_argument("-v", "--verbose", action="store_true", help="per file detail")
+    args = parser.parse_args(argv)
+    langs = (args.languages.split(",") if args.languages
+             else list(QUICK_LANGUAGES) if args.quick else list(TEXTS))
+    have = installed_fonts()
+    fonts = [f for f in (args.fonts.split(",") if args.fonts else FONTS) if f in have]
+    if args.quick and not args.fonts:
+        fonts = fonts[:2]
+    if not fonts:
+        raise SystemExit("none of the fonts is installed")
+    with tempfile.TemporaryDirectory(prefix="severed-bench-") as tmp:
+        folder = Path(args.keep or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        if not args.no_ocrmypdf:  # one untimed run: OCRmyPDF's start-up is charged to no file
+            import ocrmypdf  # noqa: F401
+        docs: list[Doc] = []
+        for lang in langs:
+            for font in fonts:
+                made = make(folder, lang, font)
+                if made is None:
+                    print(f"{lang} {font}: nothing to sever", flush=True)
+                    continue
+                doc = run(*made, lang, font, given=args.given_lang,
+                          with_ocrmypdf=not args.no_ocrmypdf)
+                docs.append(doc)
+                sims = " ".join(f"{p.similarity:.3f}" for p in doc.scores)
+                print(f"{lang} {font}: {doc.pages} pages, similarity {sims}, repair "
+                      f"{doc.repair_s:.1f} s, ocrmypdf {doc.ocrmypdf_s or 0:.1f} s, "
+                      f"vector {doc.vector_pages}/{doc.pages}"
+                      + (f", ERROR {doc.error}" if doc.error else ""), flush=True)
+                if args.verbose:
+                    print(f"    {doc.tesseract}")
+                    for line in doc.fonts_note:
+                        print(f"    {line}")
+        rows = report(docs)
+        if args.json:
+            Path(args.json).write_text(json.dumps(
+                {"rows": rows, "docs": [d.__dict__ | {"scores": [p.__dict__ for p in d.scores]}
+                                        for d in docs]},
+                indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
