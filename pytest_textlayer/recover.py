@@ -978,7 +978,11 @@ def _contradicted_accents(usage: FontUsage, mapping: Mapping[int, str]) -> set[i
 
 
 def offset_map(
-    usage: FontUsage, offset: int, base: Mapping[int, str] | None = None
+    usage: FontUsage,
+    offset: int,
+    base: Mapping[int, str] | None = None,
+    *,
+    gids: Mapping[int, int] | None = None,
 ) -> dict[int, str]:
     """code -> chr(glyph id + offset), for glyph ids that land on usable characters.
 
@@ -989,7 +993,7 @@ def offset_map(
     out: dict[int, str] = {}
     values: dict[int, tuple[int, ...]]
     if base is None:
-        values = {c: (g,) for c, g in _gid_codes(usage).items()}
+        values = {c: (g,) for c, g in (_gid_codes(usage) if gids is None else gids).items()}
     else:
         # A ligature's value ("fi") was shifted character by character: so it moves back.
         drawn = usage.codes()
@@ -1067,10 +1071,16 @@ def order_hypotheses(
     if base is None:
         candidates.append(("mac-standard", None, mac_standard_map(usage)))
         candidates.append(("codes", None, codes_map(usage)))
-    candidates += [("offset", k, offset_map(usage, k, base)) for k in OFFSET_WINDOW if k != 0]
+    # Counted once: some two hundred hypotheses are weighed against the same codes.
+    gids = _gid_codes(usage) if base is None else None
+    counts = usage.codes()
+    candidates += [
+        ("offset", k, offset_map(usage, k, base, gids=gids)) for k in OFFSET_WINDOW if k != 0
+    ]
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
-        if not glyphs or coverage(usage, mapping) < MIN_ORDER_COVERAGE * glyphs:
+        covered = sum(n for code, n in counts.items() if code in mapping)
+        if not glyphs or covered < MIN_ORDER_COVERAGE * glyphs:
             continue
         text = usage.text(mapping, missing=" ")[:VERIFY_CHARS]
         if _letters(text) < MIN_VERIFY_LETTERS or wordlike(text) < MIN_WORDLIKE:
