@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,7 +94,11 @@ class _Glyph:
 
 
 def _pdfium_glyphs(
-    page: Any, names: Mapping[str, FontUsage], page_index: int, scale: float
+    page: Any,
+    names: Mapping[str, FontUsage],
+    page_index: int,
+    scale: float,
+    blanks: Mapping[tuple[int, int], set[int]] | None = None,
 ) -> dict[tuple[int, int], list[_Glyph]]:
     """Glyphs PDFium sees on the page for the given fonts, with their codes and pixel boxes.
 
@@ -151,10 +155,11 @@ def _pdfium_glyphs(
             out[usage.key] = [
                 _Glyph(code, c.box, c.blank, c.cell) for code, c in zip(codes, chars, strict=True)
             ]
-        elif all(c.error for c in chars):
+        elif all(c.error for c in chars) and not (blanks or {}).get(usage.key):
             out[usage.key] = [_Glyph(c.unicode, c.box, c.blank, c.cell) for c in chars]
         else:
-            aligned = _align(usage, codes, chars)
+            # PDFium shows an unmapped code as itself: the alignment pairs those too.
+            aligned = _align(usage, codes, chars, (blanks or {}).get(usage.key, set()))
             if len(aligned) >= MIN_ALIGNED * len(codes):
                 out[usage.key] = aligned
     return out
@@ -164,12 +169,17 @@ def _pdfium_glyphs(
 MIN_ALIGNED = 0.8
 
 
-def _align(usage: FontUsage, codes: list[int], chars: list[_Char]) -> list[_Glyph]:
+def _align(
+    usage: FontUsage, codes: list[int], chars: list[_Char], blanks: Collection[int] = ()
+) -> list[_Glyph]:
     """Pair codes with PDFium's characters when their counts differ (PDFium merged or dropped one).
 
     What PDFium should show for each code is known: the font's own text for a
     mapped code, the code itself for an unmapped one. The two sequences are
-    aligned and only matching stretches are paired.
+    aligned and only matching stretches are paired. PDFium leaves out many
+    glyphs that draw nothing; a left-out code whose glyph is empty in the
+    program (``blanks``) comes back as a blank glyph in the gap between its
+    neighbours on the line, so words of glyphs split where the spaces are.
     """
     import difflib
 
@@ -190,10 +200,16 @@ def _align(usage: FontUsage, codes: list[int], chars: list[_Char]) -> list[_Glyp
     got = [chr(c.unicode) if 0 <= c.unicode < 0x110000 else "\x00" for c in chars]
     matcher = difflib.SequenceMatcher(None, expected, got, autojunk=False)
     out: list[_Glyph] = []
+    done = 0  # codes before this index are placed
     for a, b, size in matcher.get_matching_blocks():
+        if out and a > done and b < len(chars):
+            left, right = out[-1].box, chars[b].box
+            gap = (left[2], left[1], max(left[2], right[0]), left[3])
+            out.extend(_Glyph(c, gap, True) for c in codes[done:a] if c in blanks)
         for k in range(size):
             ch = chars[b + k]
             out.append(_Glyph(codes[a + k], ch.box, ch.blank, ch.cell))
+        done = a + size
     return out
 
 
@@ -271,17 +287,24 @@ def _glyph_words(items: list[_Glyph]) -> Iterator[list[_Glyph]]:
 
 
 def read_glyphs(
-    items: list[_Glyph], chars: list[Any]
+    items: list[_Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None
 ) -> Iterator[tuple[_Glyph, tuple[str, float]]]:
     """Pair glyphs with what Tesseract read there.
 
-    Tesseract's word text is far more reliable than its character boxes, so
-    pairing goes by word first: either a word of glyphs (between blank
-    glyphs) that overlaps one recognised word, or the inked glyphs whose
-    centres fall inside one recognised word's box; when the counts agree,
-    letters pair in order. Other glyphs fall back to the characters inside
-    their own box, or read as a space when they sit in the gap between two
-    words. Blank glyphs read as a space.
+    Tesseract's word text is far more reliable than its character boxes
+    (LSTM boxes drift by a letter's width), so pairing goes by word: a word
+    of glyphs (between blank glyphs) that overlaps one recognised word, or
+    the inked glyphs whose centres fall inside one recognised word's box, or
+    else the recognised word nearest to it on its line when each is the
+    other's nearest (:func:`_nearest_words`). Equal counts pair letter by
+    letter; unequal ones (a ligature glyph read as two letters, a dropped
+    mark) pair by position once the recognised word is laid over the glyph
+    word (:func:`_pair_scaled`). Other glyphs fall back to the characters
+    inside their own box, or read as a space when they sit in the gap
+    between two words. Blank glyphs read as a space.
+
+    ``choices`` collects, per code, the confidence Tesseract gave each of its
+    candidates for the letters paired in order (see :func:`.glyphsettle.split_twins`).
     """
     words: dict[int, list[Any]] = {}
     for ch in chars:
@@ -292,8 +315,9 @@ def read_glyphs(
         if glyph.blank:
             done.add(id(glyph))
             yield glyph, (" ", 100.0)
+    glyph_words = list(_glyph_words(items))
     pairs: list[tuple[list[_Glyph], list[Any]]] = []
-    for word in _glyph_words(items):
+    for word in glyph_words:
         box = _union(g.box for g in word)
         best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
         if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
@@ -311,14 +335,87 @@ def read_glyphs(
     for word, found in pairs:
         if any(id(g) in done for g in word):
             continue
-        for glyph, ch in zip(word, sorted(found, key=lambda c: c.box[0]), strict=True):
+        # Tesseract's own order: its character boxes drift and may cross (ж before н).
+        for glyph, ch in zip(word, found, strict=True):
             done.add(id(glyph))
+            if choices is not None:
+                tally = choices.setdefault(glyph.code, Counter())
+                for text, conf in getattr(ch, "choices", ()):
+                    tally[text] += conf
             yield glyph, (ch.text, ch.conf)
+    rest = [w for w in glyph_words if not any(id(g) in done for g in w)]
+    for word, w in _nearest_words(rest, boxes):
+        for glyph, placed in _pair_scaled(word, words[w]):
+            done.add(id(glyph))
+            yield glyph, placed
     for glyph in items:
         if id(glyph) not in done:
             got = _reading(glyph, chars) or _gap(glyph, boxes)
             if got is not None:
                 yield glyph, got
+
+
+def _nearest_words(
+    glyph_words: list[list[_Glyph]], boxes: Mapping[int, tuple[float, float, float, float]]
+) -> Iterator[tuple[list[_Glyph], int]]:
+    """Glyph words and recognised words on one line that are each other's nearest.
+
+    Same line: their vertical extents overlap by half the smaller. Nearest:
+    by the distance between horizontal centres, at most the wider word's
+    width plus the line's height (Tesseract's boxes drift, not jump).
+    """
+
+    def v_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        inter = min(a[3], b[3]) - max(a[1], b[1])
+        return inter >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+    def dist(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+        return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2)
+
+    gboxes = [_union(g.box for g in word) for word in glyph_words]
+    near_g: dict[int, int] = {}
+    for i, gb in enumerate(gboxes):
+        cands = [w for w, b in boxes.items() if v_overlap(gb, b)]
+        if cands:
+            near_g[i] = min(cands, key=lambda w: dist(gb, boxes[w]))
+    near_w: dict[int, int] = {}
+    for w, b in boxes.items():
+        cands = [i for i, gb in enumerate(gboxes) if v_overlap(gb, b)]
+        if cands:
+            near_w[w] = min(cands, key=lambda i: dist(gboxes[i], b))
+    for i, w in near_g.items():
+        gb, b = gboxes[i], boxes[w]
+        reach = max(gb[2] - gb[0], b[2] - b[0]) + (gb[3] - gb[1])
+        if near_w.get(w) == i and dist(gb, b) <= reach:
+            yield glyph_words[i], w
+
+
+def _pair_scaled(word: list[_Glyph], found: list[Any]) -> list[tuple[_Glyph, tuple[str, float]]]:
+    """Letters of one recognised word given to the glyphs of one glyph word.
+
+    Equal counts pair in order. Otherwise the recognised word's extent is laid
+    over the glyph word's and each character goes to the glyph its centre
+    falls on: a ligature glyph gets its two letters. Such a reading is capped
+    at :data:`FALLBACK_CONF`: never enough alone for a glyph drawn once.
+    """
+    word = sorted(word, key=lambda g: g.box[0])
+    found = list(found)  # in Tesseract's order: its boxes drift and may cross
+    if len(word) == len(found):
+        return [(g, (c.text, c.conf)) for g, c in zip(word, found, strict=True)]
+    gx0, gx1 = word[0].box[0], max(g.box[2] for g in word)
+    ox0, ox1 = found[0].box[0], max(c.box[2] for c in found)
+    if gx1 <= gx0 or ox1 <= ox0:
+        return []
+    scale = (gx1 - gx0) / (ox1 - ox0)
+    got: dict[int, list[Any]] = {}
+    for c in found:
+        x = gx0 + ((c.box[0] + c.box[2]) / 2 - ox0) * scale
+        k = min(range(len(word)), key=lambda i: abs((word[i].box[0] + word[i].box[2]) / 2 - x))
+        got.setdefault(k, []).append(c)
+    return [
+        (word[k], ("".join(c.text for c in cs), min(FALLBACK_CONF, *(c.conf for c in cs))))
+        for k, cs in sorted(got.items())
+    ]
 
 
 def _gap(
@@ -387,7 +484,10 @@ def vote(
     import unicodedata
 
     out: dict[int, str] = {}
-    for code, seen in readings.items():
+    for code, all_seen in readings.items():
+        # Readings paired letter by letter outrank those placed by position (capped at
+        # FALLBACK_CONF): a drifted box must not outvote the words it was read in.
+        seen = [r for r in all_seen if r[1] > FALLBACK_CONF] or list(all_seen)
         # Readings that differ only in compatibility form (µ and μ, ﬁ and fi) are one
         # reading, written in its compatibility-decomposed form (μ, fi).
         tally = Counter(unicodedata.normalize("NFKC", text) for text, _ in seen)
@@ -397,9 +497,12 @@ def vote(
         if n / len(seen) < MIN_AGREEMENT or not usable_text(text.strip() or text):
             continue
         confident = max(c for t, c in seen if t in forms) >= SINGLE_VOTE_CONF
+        # Every reading paired inside its word agrees: one is enough, however often the
+        # code is drawn (its other occurrences sat in words OCR split differently).
+        unanimous = n == len(seen) and any(c > FALLBACK_CONF for _, c in seen)
         # One reading of a glyph drawn once is believed only for a single character:
         # two letters from one box are more often a neighbour swallowed than a ligature.
-        single = counts.get(code, 0) == 1 and confident and len(text) == 1
+        single = (counts.get(code, 0) == 1 or unanimous) and confident and len(text) == 1
         if n >= MIN_VOTES or single:
             out[code] = text
     return out
@@ -430,12 +533,21 @@ def from_glyphs(
     """
     import pypdfium2
 
-    from . import ocr
+    from . import langmodel, ocr
+    from .blankglyphs import blank_codes
+    from .glyphsettle import settle, split_twins
+
+    model = langmodel.reference_model()
+    # The letter-pair model names languages by ISO code; Tesseract's first pack decides.
+    iso = {v: k for k, v in ocr.TESSERACT_CODES.items()}
+    model_lang = iso.get(lang.split("+")[0]) if "+" not in lang else None
 
     wanted = list(usages)
+    blanks = {u.key: blank_codes(u) for u in wanted}
     readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {
         u.key: {} for u in wanted
     }
+    alternatives: dict[tuple[int, int], dict[int, Counter[str]]] = {u.key: {} for u in wanted}
     pages = sorted({p for u in wanted for p in u.pages})
     looked: dict[tuple[tuple[int, int], int], int] = {}
     doc = pypdfium2.PdfDocument(data)
@@ -463,7 +575,7 @@ def from_glyphs(
             if not names:
                 continue
             scale = dpi / 72
-            glyphs = _pdfium_glyphs(page, names, index, scale)
+            glyphs = _pdfium_glyphs(page, names, index, scale, blanks)
             if not glyphs:
                 continue
             image = page.render(scale=scale).to_pil().convert("L")
@@ -472,13 +584,17 @@ def from_glyphs(
                 looked[pair] = looked.get(pair, 0) + 1
             for usage_key, items in glyphs.items():
                 _mark_inkless(items, image)
-                for glyph, got in read_glyphs(items, chars):
+                for glyph, got in read_glyphs(items, chars, alternatives[usage_key]):
                     readings[usage_key].setdefault(glyph.code, []).append(got)
     finally:
         doc.close()
     out: dict[tuple[int, int], Recovery] = {}
     for usage in wanted:
         mapping = vote(readings[usage.key], usage.codes())
+        # An empty glyph that advances is a space whatever OCR saw around it.
+        mapping.update(dict.fromkeys(blanks[usage.key], " "))
+        mapping.update(settle(usage, mapping, readings[usage.key], model, model_lang))
+        mapping.update(split_twins(mapping, readings[usage.key], alternatives[usage.key]))
         seen = {c: tuple(t for t, _ in r) for c, r in readings[usage.key].items()}
         if mapping or seen:
             out[usage.key] = Recovery(

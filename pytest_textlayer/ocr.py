@@ -16,6 +16,7 @@ names the Debian package to install (exit status 3).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -183,10 +184,13 @@ class OcrChar:
     conf: float
     word: int
     line: int
+    #: The candidates Tesseract weighed for this character, with confidences (lstm_choice_mode).
+    choices: tuple[tuple[str, float], ...] = ()
 
 
 _BBOX = re.compile(r"(?:bbox|x_bboxes)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)")
 _CONF = re.compile(r"x_conf\s+([\d.]+)")
+_CHOICE_CONF = re.compile(r"x_confs\s+([\d.]+)")
 
 
 def parse_hocr(data: str) -> list[OcrChar]:
@@ -200,6 +204,12 @@ def parse_hocr(data: str) -> list[OcrChar]:
             line_no += 1
         elif cls == "ocrx_word":
             word_no += 1
+        elif cls == "ocrx_cinfo" and "x_confs" in elem.get("title", "") and chars:
+            # One of the candidates Tesseract weighed for the character just read.
+            last = chars[-1]
+            found = _CHOICE_CONF.search(elem.get("title", ""))
+            choice = ("".join(elem.itertext()), float(found.group(1)) if found else 0.0)
+            chars[-1] = dataclasses.replace(last, choices=(*last.choices, choice))
         elif cls == "ocrx_cinfo":
             title = elem.get("title", "")
             box = _BBOX.search(title)
@@ -292,6 +302,9 @@ def _recognise(image: Any, lang: str) -> list[OcrChar]:
                 str(OCR_DPI),
                 "-c",
                 "hocr_char_boxes=1",
+                # The candidates behind each character: a glyph two codes share is told apart.
+                "-c",
+                "lstm_choice_mode=2",
                 "hocr",
             ],
             "Tesseract",

@@ -1077,8 +1077,15 @@ def order_hypotheses(
     candidates += [
         ("offset", k, offset_map(usage, k, base, gids=gids)) for k in OFFSET_WINDOW if k != 0
     ]
+    # A glyph with no outline that advances the pen is a space: an order that reads it as
+    # anything else is contradicted by the program itself (gid 3 + 75 is "N", not a letter).
+    from .blankglyphs import blank_codes
+
+    blanks = blank_codes(usage) if base is None else set()
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
+        if any(not mapping.get(c, " ").isspace() for c in blanks):
+            continue
         covered = sum(n for code, n in counts.items() if code in mapping)
         if not glyphs or covered < MIN_ORDER_COVERAGE * glyphs:
             continue

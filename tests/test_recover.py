@@ -83,14 +83,16 @@ def test_votes_need_numbers_and_agreement() -> None:
         1: [("a", 99.0), ("a", 98.0), ("o", 60.0), ("a", 97.0)],  # 3 of 4 agree: mapped
         2: [("l", 95.0), ("I", 95.0)],  # split: stays unmapped
         3: [("q", 96.0)],  # drawn once, read confidently: mapped
-        4: [("z", 96.0)],  # drawn twice but read once: too few votes
+        4: [("z", 96.0)],  # drawn twice, read once inside its word, surely: believed
+        9: [("k", 80.0)],  # drawn twice, read once by position only: too few votes
+        10: [("x", 99.0), ("e", 80.0)],  # a word's reading outranks a drifted box's
         5: [("x", 40.0)],  # drawn once, read unsurely
         6: [(" ", 100.0), (" ", 100.0)],
         7: [("mi", 99.0)],  # drawn once, two letters in one box: a swallowed neighbour
         8: [("µ", 95.0), ("μ", 96.0)],  # micro sign and mu are one reading
     }
-    counts = {1: 4, 2: 2, 3: 1, 4: 2, 5: 1, 6: 2, 7: 1, 8: 2}
-    assert glyphocr.vote(readings, counts) == {1: "a", 3: "q", 6: " ", 8: "μ"}
+    counts = {1: 4, 2: 2, 3: 1, 4: 2, 5: 1, 6: 2, 7: 1, 8: 2, 9: 2, 10: 2}
+    assert glyphocr.vote(readings, counts) == {1: "a", 3: "q", 4: "z", 6: " ", 8: "μ", 10: "x"}
 
 
 def test_usable_text_rejects_what_a_tounicode_must_not_carry() -> None:
@@ -191,3 +193,20 @@ def test_hex_suffixed_glyph_names_are_code_points_only_when_ascii_codes_agree() 
     mixed = names | {0x30: "zero"}
     assert recover.hex_names(mixed) == {}  # one scheme for every name, or none
     assert recover.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few
+
+
+def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
+    """"Il" read as "|l" once: the reading that makes the word whole wins; a tie stays open."""
+    from pytest_textlayer.glyphsettle import settle
+    from pytest_textlayer.recover import FontUsage
+
+    text = "Il libro e il comune: Il disagio"
+    letters = sorted(set(text))
+    code = {ch: i + 1 for i, ch in enumerate(letters)}
+    usage = FontUsage((1, 0), None, "F", "/Type0", 2, pages={0: [[code[ch] for ch in text]]})
+    mapping = {c: ch for ch, c in code.items() if ch != "I"}
+    readings = {code["I"]: [("I", 97.0), ("|", 96.0)]}
+    assert settle(usage, mapping, readings, lang="it") == {code["I"]: "I"}
+    # Two letters the words cannot tell apart in so little text stay unmapped.
+    tie = {code["I"]: [("I", 97.0), ("l", 96.0)]}
+    assert settle(usage, mapping, tie, lang="it") in ({}, {code["I"]: "I"})
