@@ -373,11 +373,23 @@ class _Plan:
 
         Only a different base letter counts: OCR in a language without the
         accent drops it (é read as e), which is no evidence against the map.
+        A font with codes left unmapped also has its numbered glyph names
+        (``/g32``, read as code 32 as poppler does) judged so: beside glyphs
+        nothing names, a number is more often the glyph's place than its text.
         """
+        from .encodings import is_index_name
+
+        numbered = set()
+        if self.info is not None and self.bad:
+            numbered = {
+                c for c, name in self.info.glyph_names.items() if is_index_name(name)
+            } - self.bad
         changed = 0
-        for code in self.unverified:
+        for code in self.unverified | numbered:
             seen = recovery.mapping.get(code)
             now = self.mapping.get(code)
+            if now is None and code in numbered and self.info is not None:
+                now = self.info.to_unicode(code)
             if seen and now and _base(seen) != _base(now):
                 self.mapping[code] = seen
                 changed += 1
@@ -1289,6 +1301,41 @@ CONTRADICTION = 0.25
 MIN_CONTRADICTION_READINGS = 20
 
 
+#: Sources that read a font by an order hypothesis (the codes' own numbers, moved or looked up).
+_ORDER_SOURCES = frozenset({"offset", "mac-standard", "codes"})
+#: Codes both an order hypothesis and glyph OCR map, at least, before OCR may overrule it.
+MIN_OVERRULE_CODES = 4
+#: Share of those codes on whose base letter the two disagree that overrules the order.
+OVERRULE_SHARE = 0.5
+
+
+def _overrule_order(plan: _Plan, found: Any) -> None:
+    """Drop an order hypothesis the glyphs themselves contradict, so OCR's map replaces it.
+
+    The letter-pair model accepts an order on a short text now and then (an
+    italic phrase of thirty glyphs read through glyph ids - 17): when OCR
+    reads most of the codes both map as other letters, the order was a
+    coincidence, and all its codes go, not only those OCR saw.
+    """
+    if not plan.sources or not set(plan.sources) <= _ORDER_SOURCES:
+        return
+    compared = disagree = 0
+    for code, text in found.mapping.items():
+        now = plan.mapping.get(code)
+        if now is None or len(text) != 1 or not text.isalnum():
+            continue
+        compared += 1
+        disagree += _base(text) != _base(now)
+    if compared < MIN_OVERRULE_CODES or disagree / compared <= OVERRULE_SHARE:
+        return
+    plan.mapping.clear()
+    plan.unverified.clear()
+    plan.sources.clear()
+    plan.shift = None
+    plan.details[:] = [f"an order hypothesis dropped: the glyphs read otherwise on "
+                        f"{disagree} of {compared} codes"]
+
+
 def _contradiction(plan: _Plan, found: Any) -> float | None:
     """Share of OCR readings of the font's mapped letters that read as another letter.
 
@@ -1550,6 +1597,7 @@ def _repair_open(
             found = glyphocr.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:
                 if plan.usage.key in found:
+                    _overrule_order(plan, found[plan.usage.key])
                     plan.correct(found[plan.usage.key])
                     plan.add(found[plan.usage.key])
                     share = _contradiction(plan, found[plan.usage.key])
