@@ -91,6 +91,8 @@ class _Glyph:
     box: tuple[float, float, float, float]  # pixels, top-left origin
     blank: bool
     cell: bool = False
+    #: The baseline (PDFium's origin), in pixels from the top; None when unknown.
+    base: float | None = None
 
 
 def _pdfium_glyphs(
@@ -153,10 +155,13 @@ def _pdfium_glyphs(
         codes = [c for run in usage.pages.get(page_index, []) for c in run]
         if len(codes) == len(chars):
             out[usage.key] = [
-                _Glyph(code, c.box, c.blank, c.cell) for code, c in zip(codes, chars, strict=True)
+                _Glyph(code, c.box, c.blank, c.cell, c.origin[1])
+                for code, c in zip(codes, chars, strict=True)
             ]
         elif all(c.error for c in chars) and not (blanks or {}).get(usage.key):
-            out[usage.key] = [_Glyph(c.unicode, c.box, c.blank, c.cell) for c in chars]
+            out[usage.key] = [
+                _Glyph(c.unicode, c.box, c.blank, c.cell, c.origin[1]) for c in chars
+            ]
         else:
             # PDFium shows an unmapped code as itself: the alignment pairs those too.
             aligned = _align(usage, codes, chars, (blanks or {}).get(usage.key, set()))
@@ -208,7 +213,7 @@ def _align(
             out.extend(_Glyph(c, gap, True) for c in codes[done:a] if c in blanks)
         for k in range(size):
             ch = chars[b + k]
-            out.append(_Glyph(codes[a + k], ch.box, ch.blank, ch.cell))
+            out.append(_Glyph(codes[a + k], ch.box, ch.blank, ch.cell, ch.origin[1]))
         done = a + size
     return out
 
@@ -274,7 +279,8 @@ def _glyph_words(items: list[_Glyph]) -> Iterator[list[_Glyph]]:
             continue
         if word:
             last = word[-1].box
-            height = max(1.0, last[3] - last[1])
+            # The taller of the two: an apostrophe's own box is a few pixels high.
+            height = max(1.0, last[3] - last[1], glyph.box[3] - glyph.box[1])
             if (
                 abs((glyph.box[1] + glyph.box[3]) - (last[1] + last[3])) / 2 > height
                 or glyph.box[0] < last[0] - height
@@ -522,6 +528,51 @@ def _settled(seen: list[tuple[str, float]]) -> bool:
     return top / len(seen) >= 0.9
 
 
+def _read_page(
+    image: Any,
+    glyphs: Mapping[tuple[int, int], list[_Glyph]],
+    readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
+    alternatives: Mapping[tuple[int, int], dict[int, Counter[str]]],
+    lang: str,
+) -> Iterator[tuple[tuple[int, int], _Glyph, tuple[str, float]]]:
+    """Readings of one page's glyphs: from a specimen sheet of a few words when that is
+    enough (:mod:`.specimen`), else from the whole page."""
+    from . import ocr, specimen
+
+    words: list[list[_Glyph]] = []
+    codes: list[list[tuple[tuple[int, int], int]]] = []
+    for key, items in glyphs.items():
+        for word in _glyph_words(items):
+            words.append(word)
+            codes.append([(key, g.code) for g in word])
+    have = {
+        (key, code): sum(1 for _, conf in seen if conf > FALLBACK_CONF)
+        for key, by_code in readings.items()
+        for code, seen in by_code.items()
+    }
+    total = sum(len(items) for items in glyphs.values())
+    # Choosing the language may have read this page whole already: that costs nothing more.
+    done = ocr.already_read(image, lang)
+    sheet = None if done is not None else specimen.build(image, words, codes, total, have)
+    if sheet is None:
+        chars = done if done is not None else ocr.recognise(image, lang)
+        for key, items in glyphs.items():
+            for glyph, got in read_glyphs(items, chars, alternatives[key]):
+                yield key, glyph, got
+        return
+    chars = sheet.to_page(ocr.recognise(sheet.image, lang))
+    for key, items in glyphs.items():
+        for glyph in items:
+            if glyph.blank:
+                yield key, glyph, (" ", 100.0)
+    key_of = {id(g): key for key, items in glyphs.items() for g in items}
+    # One word at a time: words of the sheet are not neighbours on the page.
+    for word in sheet.words:
+        key = key_of[id(word[0])]
+        for glyph, got in read_glyphs(word, chars, alternatives[key]):
+            yield key, glyph, got
+
+
 def from_glyphs(
     data: bytes, usages: Iterable[FontUsage], lang: str, *, dpi: int = 300
 ) -> dict[tuple[int, int], Recovery]:
@@ -579,13 +630,12 @@ def from_glyphs(
             if not glyphs:
                 continue
             image = page.render(scale=scale).to_pil().convert("L")
-            chars = ocr.recognise(image, lang)
             for pair in drawn:
                 looked[pair] = looked.get(pair, 0) + 1
-            for usage_key, items in glyphs.items():
+            for items in glyphs.values():
                 _mark_inkless(items, image)
-                for glyph, got in read_glyphs(items, chars, alternatives[usage_key]):
-                    readings[usage_key].setdefault(glyph.code, []).append(got)
+            for usage_key, glyph, got in _read_page(image, glyphs, readings, alternatives, lang):
+                readings[usage_key].setdefault(glyph.code, []).append(got)
     finally:
         doc.close()
     out: dict[tuple[int, int], Recovery] = {}

@@ -286,6 +286,15 @@ def recognise(image: Any, lang: str) -> list[OcrChar]:
     return list(_READ[key])
 
 
+def already_read(image: Any, lang: str) -> list[OcrChar] | None:
+    """What :func:`recognise` read on this image in this language earlier, if it still knows."""
+    import hashlib
+
+    digest = hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
+    found = _READ.get((digest, lang))
+    return None if found is None else list(found)
+
+
 def _recognise(image: Any, lang: str) -> list[OcrChar]:
     with tempfile.TemporaryDirectory(prefix="textlayer-ocr-") as tmp:
         png = Path(tmp, "page.png")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
@@ -210,3 +211,17 @@ def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
     # Two letters the words cannot tell apart in so little text stay unmapped.
     tie = {code["I"]: [("I", 97.0), ("l", 96.0)]}
     assert settle(usage, mapping, tie, lang="it") in ({}, {code["I"]: "I"})
+
+
+def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
+    from pytest_textlayer.specimen import TARGET, choose
+
+    words = [list("the"), list("cat"), list("the"), list("sat"), list("on"), list("the"),
+             list("mat"), list("the"), list("zoo")]
+    picked = choose(words, {})
+    shown = Counter(c for i in picked for c in words[i])
+    drawn = Counter(c for w in words for c in w)
+    assert all(shown[c] >= min(TARGET, n) for c, n in drawn.items())
+    assert len(picked) < len(words)
+    # Codes already read on earlier pages need no word of this one.
+    assert choose(words, dict.fromkeys(drawn, TARGET)) == []

@@ -1,0 +1,173 @@
+"""A specimen sheet: the few words of a page that show every code to be read, for one OCR run.
+
+Tesseract's time grows with the text it reads, and a page of prose draws
+each of its forty-odd codes dozens of times. Glyph OCR needs a few
+readings of each code, in the words it sits in (Tesseract reads words far
+better than lone letters), not the whole page. :func:`build` picks words
+greedily until every code drawn on the page has :data:`TARGET` occurrences
+(or all it has), copies only their glyphs' pixels onto a white sheet in
+rows of like height (neighbouring lines' ink stays out), and
+:meth:`Sheet.to_page` moves what Tesseract read on the sheet back to the
+page, where glyphs and readings pair as on a full page.
+
+When the chosen words would be most of the page, the page itself is read:
+the sheet saves nothing then and the page keeps its context.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Occurrences of each code a sheet shows (fewer when the page draws it fewer times).
+TARGET = 3
+#: Above this share of the page's glyphs the page is read whole.
+MAX_SHARE = 0.6
+#: White between words and between rows, in units of the row's height.
+GAP = 1.0
+#: Widest row of the sheet, in pixels (an A4 line at 300 dpi).
+ROW_WIDTH = 2400
+#: Pixels added around each glyph box: antialiasing reaches past the outline.
+PAD = 3
+
+
+@dataclass
+class Sheet:
+    """The sheet image and where each word came from."""
+
+    image: Any
+    #: (x0, y0, x1, y1 on the sheet, dx, dy): add (dx, dy) to a sheet point to reach the page.
+    places: list[tuple[float, float, float, float, float, float]]
+    #: The words shown, as lists of glyphs (glyphocr._Glyph).
+    words: list[list[Any]]
+
+    def to_page(self, chars: Sequence[Any]) -> list[Any]:
+        """Tesseract's characters on the sheet, moved to where their word is on the page.
+
+        A character whose centre lies in no placed word (noise between
+        rows) is dropped.
+        """
+        out = []
+        for ch in chars:
+            cx, cy = (ch.box[0] + ch.box[2]) / 2, (ch.box[1] + ch.box[3]) / 2
+            for x0, y0, x1, y1, dx, dy in self.places:
+                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                    b = ch.box
+                    out.append(dataclasses.replace(ch, box=(b[0] + dx, b[1] + dy,
+                                                            b[2] + dx, b[3] + dy)))
+                    break
+        return out
+
+
+def choose(words: Sequence[Sequence[Hashable]], have: Mapping[Any, int]) -> list[int]:
+    """Indices of words that together show every code :data:`TARGET` times (or all it has).
+
+    A word is given as its codes (each code keyed with its font). ``have``
+    counts readings each code already has from earlier pages. Greedy: the
+    word adding the most still-needed occurrences per glyph first, so short
+    words with rare letters come before long common ones.
+    """
+    drawn: Counter[Hashable] = Counter(c for w in words for c in w)
+    need = {c: max(0, min(TARGET, n) - have.get(c, 0)) for c, n in drawn.items()}
+    chosen: list[int] = []
+    left = set(range(len(words)))
+
+    def gain(i: int) -> float:
+        seen: Counter[Hashable] = Counter()
+        score = 0
+        for c in words[i]:
+            if seen[c] < need.get(c, 0):
+                score += 1
+            seen[c] += 1
+        return score / (len(words[i]) + 2)
+
+    while any(need.values()) and left:
+        best = max(sorted(left), key=gain)
+        if gain(best) <= 0:
+            break
+        chosen.append(best)
+        left.discard(best)
+        for c in words[best]:
+            if need.get(c, 0) > 0:
+                need[c] -= 1
+    return chosen
+
+
+def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hashable]],
+          total_glyphs: int, have: Mapping[Any, int]) -> Sheet | None:
+    """The sheet for ``words`` (inked glyph runs of the page, with their codes keyed by font),
+    or None: read the whole page."""
+    from PIL import Image
+
+    picked = choose(codes, have)
+    chosen = [words[i] for i in picked]
+    shown = sum(len(w) for w in chosen)
+    if not chosen or shown > MAX_SHARE * max(1, total_glyphs):
+        return None
+    boxes = [_word_box(w) for w in chosen]
+    fonts = [c[0][0] if isinstance(c[0], tuple) else 0 for c in (codes[i] for i in picked)]
+    # Reading order within each font: a row then looks like a line of the page (Tesseract
+    # tells case from the line's x-height, which lone lowercase words cannot show).
+    order = sorted(range(len(chosen)), key=lambda i: (fonts[i], boxes[i][1], boxes[i][0]))
+    base = [_baseline(w) for w in chosen]
+    rows: list[list[int]] = []
+    width = 0.0
+    for i in order:
+        w = boxes[i][2] - boxes[i][0]
+        h = boxes[i][3] - boxes[i][1]
+        same_font = bool(rows) and fonts[rows[-1][-1]] == fonts[i]
+        if rows and same_font and width + w + GAP * h <= ROW_WIDTH:
+            rows[-1].append(i)
+            width += w + GAP * h
+        else:
+            rows.append([i])
+            width = w
+    # Per row: how far the words reach above and below their baselines.
+    above = [max(base[i] - boxes[i][1] for i in r) for r in rows]
+    below = [max(boxes[i][3] - base[i] for i in r) for r in rows]
+    heights = [a + b for a, b in zip(above, below, strict=True)]
+    sheet_w = int(max(sum(boxes[i][2] - boxes[i][0] for i in r) + GAP * h * (len(r) + 1)
+                      for r, h in zip(rows, heights, strict=True)))
+    sheet_h = int(sum(h * (1 + GAP) for h in heights) + GAP * heights[0]) + 1
+    sheet = Image.new("L", (sheet_w + 1, sheet_h), 255)
+    places: list[tuple[float, float, float, float, float, float]] = []
+    y = GAP * heights[0]
+    for row, height, reach in zip(rows, heights, above, strict=True):
+        x = GAP * height
+        for i in row:
+            x0, y0, x1, y1 = boxes[i]
+            top = y + reach - (base[i] - y0)  # baselines aligned: the words sit on one line
+            for g in chosen[i]:
+                gx0, gy0, gx1, gy1 = _padded(g.box, image.size)
+                patch = image.crop((gx0, gy0, gx1, gy1))
+                sheet.paste(patch, (int(x + gx0 - x0), int(top + gy0 - y0)))
+            dx, dy = int(x0) - int(x), int(y0) - int(top)
+            places.append((x, top, x + (x1 - x0), top + (y1 - y0), dx, dy))
+            x += (x1 - x0) + GAP * height
+        y += height * (1 + GAP)
+    return Sheet(sheet, places, chosen)
+
+
+def _padded(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[
+        int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return (max(0, int(x0) - PAD), max(0, int(y0) - PAD),
+            min(size[0], int(x1) + PAD + 1), min(size[1], int(y1) + PAD + 1))
+
+
+def _word_box(word: list[Any]) -> tuple[float, float, float, float]:
+    xs0, ys0, xs1, ys1 = zip(*(g.box for g in word), strict=True)
+    return (int(min(xs0)) - PAD, int(min(ys0)) - PAD, int(max(xs1)) + PAD + 1,
+            int(max(ys1)) + PAD + 1)
+
+
+def _baseline(word: list[Any]) -> float:
+    """Where the word sits: PDFium's origins, else the commonest bottom of its glyphs."""
+    origins = sorted(g.base for g in word if getattr(g, "base", None) is not None)
+    if origins:
+        return float(origins[len(origins) // 2])
+    bottoms = sorted(g.box[3] for g in word)
+    return float(bottoms[len(bottoms) // 2])
