@@ -333,7 +333,9 @@ def detect_script(image: Any) -> str | None:
         png = Path(tmp, "page.png")
         image.save(png)
         done = _run(
-            [tesseract_program(), str(png), "-", "--psm", "0", "--dpi", str(OCR_DPI)],
+            # Twenty characters name the script as surely as fifty, in half the time.
+            [tesseract_program(), str(png), "-", "--psm", "0", "--dpi", str(OCR_DPI),
+             "-c", "min_characters_to_try=20"],
             "Tesseract OSD",
         )
     match = re.search(r"Script:\s*(\w+)", done.stdout + done.stderr)
