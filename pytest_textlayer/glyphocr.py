@@ -643,7 +643,10 @@ def from_glyphs(
         mapping = vote(readings[usage.key], usage.codes())
         # An empty glyph that advances is a space whatever OCR saw around it.
         mapping.update(dict.fromkeys(blanks[usage.key], " "))
-        mapping.update(settle(usage, mapping, readings[usage.key], model, model_lang))
+        mapping.update(
+            settle(usage, mapping, readings[usage.key], model, model_lang,
+                   alternatives[usage.key])
+        )
         mapping.update(split_twins(mapping, readings[usage.key], alternatives[usage.key]))
         seen = {c: tuple(t for t, _ in r) for c, r in readings[usage.key].items()}
         if mapping or seen:

@@ -34,36 +34,85 @@ def settle(
     readings: Mapping[int, Sequence[tuple[str, float]]],
     model: Any = None,
     lang: str | None = None,
+    choices: Mapping[int, Counter[str]] | None = None,
 ) -> dict[int, str]:
-    """Codes of ``usage`` not in ``mapping`` that the words they sit in settle: code -> text."""
-    from . import langmodel
+    """Codes the words they sit in settle: code -> text.
 
+    Two kinds: codes not in ``mapping`` that were read (the vote found no
+    majority), and codes mapped on one reading to a symbol (a lone ``|``
+    where Tesseract also weighed ``I``). Candidates are the readings and
+    the characters Tesseract weighed next (``choices``).
+    """
     found: dict[int, str] = {}
     for code, seen in readings.items():
+        weighed = [t for t, w in (choices or {}).get(code, Counter()).most_common(MAX_CANDIDATES)
+                   if w > 0]
         if code in mapping:
-            continue
-        tally = Counter(unicodedata.normalize("NFKC", t) for t, _ in seen)
-        cands = [t for t, _ in tally.most_common(MAX_CANDIDATES) if usable_text(t.strip())]
-        if len(cands) < 2 and not (cands and len(seen) == 1):
+            now = mapping[code]
+            if len(seen) != 1 or len(now) != 1 or now.isalnum() or not now.strip():
+                continue
+            cands = [now] + [t for t in weighed if t != now and t.isalnum()]
+        else:
+            tally = Counter(unicodedata.normalize("NFKC", t) for t, _ in seen)
+            cands = [t for t, _ in tally.most_common(MAX_CANDIDATES)]
+            cands += [t for t in weighed if t not in cands]
+        # A subset draws each character with one glyph: a text another code has is no candidate.
+        taken = {t for c, t in mapping.items() if c != code}
+        cands = [t for t in cands if usable_text(t.strip()) and t not in taken]
+        if len(cands) < 2 and not (cands and len(seen) == 1 and code not in mapping):
             continue
         words = _words_with(usage, mapping, code)
         if not words:
             continue
-        scored = []
-        for cand in cands:
-            text = " ".join(w.replace("\x00", cand) for w in words)
-            verdict = langmodel.judge(text, model, lang=lang, min_pairs=2)
-            # Letter pairs first: the model skips symbols, so "|l" would score as "l"
-            # alone; a reading that makes the word whole has more pairs to show.
-            scored.append((verdict.pairs, verdict.score, verdict.passes, cand))
-        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        pairs, best, passes, text = scored[0]
-        if passes is not True or best != best:  # too little text, no language, or NaN
-            continue
-        rival = scored[1] if len(scored) > 1 else None
-        if rival is None or rival[0] < pairs or best - rival[1] >= MIN_LEAD:
-            found[code] = text
+        chosen = _by_case(cands[:2], words, mapping) or _by_words(cands, words, model, lang)
+        if chosen is not None and chosen != mapping.get(code):
+            found[code] = chosen
     return found
+
+
+def _by_case(cands: Sequence[str], words: Sequence[str], mapping: Mapping[int, str]) -> str | None:
+    """Of two readings that differ only in case, the small letter when the code follows a small
+    letter inside a word (a lone "o" read as "O" has no line to take its case from)."""
+    if len(cands) != 2 or cands[0] == cands[1] or cands[0].lower() != cands[1].lower():
+        return None
+    small = cands[0] if cands[0].islower() else cands[1]
+    if any(w.index("\x00") > 0 and w[w.index("\x00") - 1].islower() for w in words):
+        return small
+    return None
+
+
+def _by_words(cands: Sequence[str], words: Sequence[str], model: Any, lang: str | None
+              ) -> str | None:
+    """The candidate whose words read best: more letter pairs, else a clearly better score."""
+    from . import langmodel
+
+    scored = []
+    for cand in cands:
+        text = " ".join(w.replace("\x00", cand) for w in words)
+        verdict = langmodel.judge(text, model, lang=lang, min_pairs=2)
+        # Letter pairs first: the model skips symbols, so "|l" would score as "l"
+        # alone; a reading that makes the word whole has more pairs to show.
+        scored.append((verdict.pairs, verdict.score, verdict.passes, cand))
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    pairs, best, passes, text = scored[0]
+    if passes is not True or best != best:  # too little text, no language, or NaN
+        return None
+    rival = scored[1] if len(scored) > 1 else None
+    if rival is None or rival[0] < pairs or best - rival[1] >= MIN_LEAD:
+        return text
+    # Too close to call by the model: inside words of letters, the one letter among the
+    # contenders (I against | and 1 in "Il"), when there is exactly one.
+    close = [c for p, sc, _, c in scored if p == pairs and best - sc < MIN_LEAD]
+    letters = [c for c in close if c.isalpha()]
+    if len(letters) == 1 and all(_among_letters(w) for w in words):
+        return letters[0]
+    return None
+
+
+def _among_letters(word: str) -> bool:
+    """The code (NUL) touches a letter in this word."""
+    i = word.index("\x00")
+    return any(0 <= j < len(word) and word[j].isalpha() for j in (i - 1, i + 1))
 
 
 def _words_with(usage: FontUsage, mapping: Mapping[int, str], code: int) -> list[str]:
