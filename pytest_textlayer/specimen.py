@@ -26,12 +26,17 @@ from typing import Any
 TARGET = 3
 #: Above this share of the page's glyphs the page is read whole.
 MAX_SHARE = 0.6
-#: White between words and between rows, in units of the row's height.
+#: White between rows, in units of the row's height.
 GAP = 1.0
+#: White between words, in units of the row's height: about a word space and a half. Wider
+#: gaps make Tesseract's line model invent letters in them (Greek: a breathing mark, 'Ἱ').
+WORD_GAP = 0.4
 #: Widest row of the sheet, in pixels (an A4 line at 300 dpi).
 ROW_WIDTH = 2400
 #: Pixels added around each glyph box: antialiasing reaches past the outline.
 PAD = 3
+#: A word of fewer glyphs than this is shown with its neighbour.
+SHORT_WORD = 3
 
 
 @dataclass
@@ -103,6 +108,14 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
     from PIL import Image
 
     picked = choose(codes, have)
+    # A short word ("3", "o", "Il") is shown with the word after it on its line: alone it
+    # has no line for Tesseract to take case or kind (digit, letter) from.
+    for i in list(picked):
+        nxt = i + 1
+        if len(words[i]) < SHORT_WORD and nxt < len(words) and nxt not in picked \
+                and _same_line(words[i], words[nxt]):
+            picked.append(nxt)
+    picked.sort()
     chosen = [words[i] for i in picked]
     shown = sum(len(w) for w in chosen)
     if not chosen or shown > MAX_SHARE * max(1, total_glyphs):
@@ -119,9 +132,9 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
         w = boxes[i][2] - boxes[i][0]
         h = boxes[i][3] - boxes[i][1]
         same_font = bool(rows) and fonts[rows[-1][-1]] == fonts[i]
-        if rows and same_font and width + w + GAP * h <= ROW_WIDTH:
+        if rows and same_font and width + w + WORD_GAP * h <= ROW_WIDTH:
             rows[-1].append(i)
-            width += w + GAP * h
+            width += w + WORD_GAP * h
         else:
             rows.append([i])
             width = w
@@ -129,7 +142,8 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
     above = [max(base[i] - boxes[i][1] for i in r) for r in rows]
     below = [max(boxes[i][3] - base[i] for i in r) for r in rows]
     heights = [a + b for a, b in zip(above, below, strict=True)]
-    sheet_w = int(max(sum(boxes[i][2] - boxes[i][0] for i in r) + GAP * h * (len(r) + 1)
+    sheet_w = int(max(sum(boxes[i][2] - boxes[i][0] for i in r)
+                      + WORD_GAP * h * (len(r) - 1) + 2 * GAP * h
                       for r, h in zip(rows, heights, strict=True)))
     sheet_h = int(sum(h * (1 + GAP) for h in heights) + GAP * heights[0]) + 1
     sheet = Image.new("L", (sheet_w + 1, sheet_h), 255)
@@ -146,7 +160,7 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
                 sheet.paste(patch, (int(x + gx0 - x0), int(top + gy0 - y0)))
             dx, dy = int(x0) - int(x), int(y0) - int(top)
             places.append((x, top, x + (x1 - x0), top + (y1 - y0), dx, dy))
-            x += (x1 - x0) + GAP * height
+            x += (x1 - x0) + WORD_GAP * height
         y += height * (1 + GAP)
     return Sheet(sheet, places, chosen)
 
@@ -171,3 +185,11 @@ def _baseline(word: list[Any]) -> float:
         return float(origins[len(origins) // 2])
     bottoms = sorted(g.box[3] for g in word)
     return float(bottoms[len(bottoms) // 2])
+
+
+def _same_line(a: list[Any], b: list[Any]) -> bool:
+    """``b`` follows ``a`` on its line, a word space or so away."""
+    ax0, ay0, ax1, ay1 = _word_box(a)
+    bx0, by0, bx1, by1 = _word_box(b)
+    height = max(ay1 - ay0, by1 - by0)
+    return bx0 >= ax1 - 2 * PAD and bx0 - ax1 < 2 * height and min(ay1, by1) > max(ay0, by0)
