@@ -550,10 +550,42 @@ def _read_page(
         for key, by_code in readings.items()
         for code, seen in by_code.items()
     }
+    band = ocr.band_read(image, lang)
+    if band is not None:
+        # Choosing the language read the top of this page in this language: its words are
+        # read, and the sheet shows only what they leave wanting.
+        top, bottom, band_chars = band
+        key_of_word = {id(g): key for key, items in glyphs.items() for g in items}
+        rest_words, rest_codes = [], []
+        for word, word_codes in zip(words, codes, strict=True):
+            if min(g.box[1] for g in word) >= top and max(g.box[3] for g in word) <= bottom:
+                key = key_of_word[id(word[0])]
+                for glyph, got in read_glyphs(word, band_chars, alternatives[key]):
+                    if got[1] > FALLBACK_CONF:
+                        have[(key, glyph.code)] = have.get((key, glyph.code), 0) + 1
+                    yield key, glyph, got
+            else:
+                rest_words.append(word)
+                rest_codes.append(word_codes)
+        words, codes = rest_words, rest_codes
     total = sum(len(items) for items in glyphs.values())
     # Choosing the language may have read this page whole already: that costs nothing more.
     done = ocr.already_read(image, lang)
     sheet = None if done is not None else specimen.build(image, words, codes, total, have)
+    if sheet is None and band is not None:
+        # The band's words are read; the rest of the page only when still wanted.
+        key_of = {id(g): key for key, items in glyphs.items() for g in items}
+        for key, items in glyphs.items():
+            for glyph in items:
+                if glyph.blank:
+                    yield key, glyph, (" ", 100.0)
+        if specimen.choose(codes, have):
+            chars = ocr.recognise(image, lang)
+            for word in words:
+                key = key_of[id(word[0])]
+                for glyph, got in read_glyphs(word, chars, alternatives[key]):
+                    yield key, glyph, got
+        return
     if sheet is None:
         chars = done if done is not None else ocr.recognise(image, lang)
         for key, items in glyphs.items():

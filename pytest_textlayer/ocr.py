@@ -286,6 +286,33 @@ def recognise(image: Any, lang: str) -> list[OcrChar]:
     return list(_READ[key])
 
 
+#: Bands of pages read while choosing the language: (page digest, language) -> (top, bottom,
+#: characters in page pixels).
+_BANDS: dict[tuple[str, str], tuple[float, float, list[OcrChar]]] = {}
+
+
+def _digest(image: Any) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
+
+
+def remember_band(page: Any, lang: str, top: float, bottom: float, chars: list[OcrChar]) -> None:
+    """Keep what was read on a horizontal band of ``page`` (band pixels, moved to the page)."""
+    while len(_BANDS) >= _READ_KEEP:
+        _BANDS.pop(next(iter(_BANDS)))
+    moved = [
+        dataclasses.replace(c, box=(c.box[0], c.box[1] + top, c.box[2], c.box[3] + top))
+        for c in chars
+    ]
+    _BANDS[(_digest(page), lang)] = (top, bottom, moved)
+
+
+def band_read(page: Any, lang: str) -> tuple[float, float, list[OcrChar]] | None:
+    """A band of this page read earlier in this language: (top, bottom, characters)."""
+    return _BANDS.get((_digest(page), lang))
+
+
 def already_read(image: Any, lang: str) -> list[OcrChar] | None:
     """What :func:`recognise` read on this image in this language earlier, if it still knows."""
     import hashlib

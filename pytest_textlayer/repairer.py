@@ -1456,11 +1456,14 @@ def _choose_lang(
                     notes.append(note)
                 return code, "from the document's readable text"
     for page in page_images:
-        image = _text_band(page)
+        image, top = _text_band(page)
         script = ocr.detect_script(image) or "eng"
         ocr.require(script)
-        # A first pass in the script's default language, then the model names the language.
-        best = langmodel.best_language(ocr.chars_text(ocr.recognise(image, script)))
+        # A first pass in the script's default language, then the model names the language;
+        # when that is the script's own language, glyph OCR uses the band's reading too.
+        chars = ocr.recognise(image, script)
+        ocr.remember_band(page, script, top, top + image.height, chars)
+        best = langmodel.best_language(ocr.chars_text(chars))
         found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
         if found and found in installed:
             return found, "from a first OCR pass of the page"
@@ -1473,13 +1476,13 @@ def _choose_lang(
 LANG_BAND = 1000
 
 
-def _text_band(image: Any) -> Any:
-    """The first :data:`LANG_BAND` pixels of the page's inked area, full width."""
+def _text_band(image: Any) -> tuple[Any, int]:
+    """The first :data:`LANG_BAND` pixels of the page's inked area, full width, and its top."""
     ink = image.point(lambda v: 255 if v < 128 else 0).getbbox()
     if ink is None:
-        return image
+        return image, 0
     top = ink[1]
-    return image.crop((0, top, image.width, min(image.height, top + LANG_BAND)))
+    return image.crop((0, top, image.width, min(image.height, top + LANG_BAND))), top
 
 
 def _page_images(data: bytes, indices: list[int]) -> Iterator[Any]:
