@@ -45,8 +45,12 @@ def settle(
     """
     found: dict[int, str] = {}
     for code, seen in readings.items():
-        weighed = [t for t, w in (choices or {}).get(code, Counter()).most_common(MAX_CANDIDATES)
-                   if w > 0]
+        # Compatibility forms are one candidate (µ micro sign and μ mu): the model folds them.
+        weighed = list(dict.fromkeys(
+            unicodedata.normalize("NFKC", t)
+            for t, w in (choices or {}).get(code, Counter()).most_common(MAX_CANDIDATES)
+            if w > 0
+        ))
         if code in mapping:
             now = mapping[code]
             if len(seen) != 1 or len(now) != 1 or now.isalnum() or not now.strip():
@@ -58,13 +62,21 @@ def settle(
             cands += [t for t in weighed if t not in cands]
         # A subset draws each character with one glyph: a text another code has is no candidate.
         taken = {t for c, t in mapping.items() if c != code}
-        cands = [t for t in cands if usable_text(t.strip()) and t not in taken]
-        if len(cands) < 2 and not (cands and len(seen) == 1 and code not in mapping):
+        usable = [t for t in cands if usable_text(t.strip())]
+        cands = [t for t in usable if t not in taken]
+        # One candidate left is enough when the others were other codes' characters (Τ read
+        # as τ once, where τ has its own glyph) or when it is all that was read.
+        alone = len(usable) > len(cands) or (len(seen) == 1 and code not in mapping)
+        if not cands or (len(cands) < 2 and not alone):
             continue
         words = _words_with(usage, mapping, code)
         if not words:
             continue
-        chosen = _by_case(cands[:2], words, mapping) or _by_words(cands, words, model, lang)
+        chosen = (
+            _by_case(cands[:2], words, mapping)
+            or _by_accent(cands[:2], seen)
+            or _by_words(cands, words, model, lang)
+        )
         if chosen is not None and chosen != mapping.get(code):
             found[code] = chosen
     return found
@@ -79,6 +91,21 @@ def _by_case(cands: Sequence[str], words: Sequence[str], mapping: Mapping[int, s
     if any(w.index("\x00") > 0 and w[w.index("\x00") - 1].islower() for w in words):
         return small
     return None
+
+
+def _by_accent(cands: Sequence[str], seen: Sequence[tuple[str, float]]) -> str | None:
+    """Of two readings of one base letter (ύ, ὕ: the model folds accents and breathings), the
+    one read more often, when one was."""
+    if len(cands) != 2:
+        return None
+    bases = {unicodedata.normalize("NFD", c)[:1] for c in cands}
+    if len(bases) != 1 or not next(iter(bases)).isalpha():
+        return None
+    tally = Counter(unicodedata.normalize("NFKC", t) for t, _ in seen)
+    a, b = tally.get(cands[0], 0), tally.get(cands[1], 0)
+    if a == b:
+        return None
+    return cands[0] if a > b else cands[1]
 
 
 def _by_words(cands: Sequence[str], words: Sequence[str], model: Any, lang: str | None

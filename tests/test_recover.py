@@ -225,3 +225,18 @@ def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
     assert len(picked) < len(words)
     # Codes already read on earlier pages need no word of this one.
     assert choose(words, dict.fromkeys(drawn, TARGET)) == []
+
+
+def test_accents_and_a_reading_another_glyph_owns_settle_a_split_vote() -> None:
+    """ύ twice and ὕ once: the model folds breathings, the majority decides; Τ read once as τ,
+    where τ has its own glyph: Τ."""
+    from pytest_textlayer.glyphsettle import settle
+    from pytest_textlayer.recover import FontUsage
+
+    text = "οδού ύστερα Τρίτη τα Τα"
+    code = {ch: i + 1 for i, ch in enumerate(sorted(set(text)))}
+    usage = FontUsage((1, 0), None, "F", "/Type0", 2, pages={0: [[code[ch] for ch in text]]})
+    mapping = {c: ch for ch, c in code.items() if ch not in "ύΤ"}
+    readings = {code["ύ"]: [("ύ", 99.0), ("ὕ", 91.0), ("ύ", 98.0)],
+                code["Τ"]: [("Τ", 99.0), ("τ", 97.0)]}
+    assert settle(usage, mapping, readings, lang="el") == {code["ύ"]: "ύ", code["Τ"]: "Τ"}
