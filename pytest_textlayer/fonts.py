@@ -1337,7 +1337,9 @@ def numeric_names(encoding: Any, names: Mapping[int, str], zapf: bool = False) -
     """Text for glyph names that only read as numbers, as poppler reads them (its
     ``testForNumericNames``): when every run of the Differences starts at code 5 or
     below and every name there parses as a number, each name outside the AGL is the
-    character of that number (``MT51`` is '3' in some Type1 subsets). Empty otherwise.
+    character of that number (``MT51`` is '3' in some Type1 subsets). Empty otherwise,
+    and where the numbers are mostly the codes themselves (``g1`` at code 1: glyphs
+    numbered as first used, which tells no more than the code).
     """
     import pikepdf
 
@@ -1349,12 +1351,22 @@ def numeric_names(encoding: Any, names: Mapping[int, str], zapf: bool = False) -
         return {}
     hexa = any(_looks_hex(g) for g in unread)
     pattern = _HEX_NAME if hexa else _DECIMAL_NAME
+    at = named = 0
+    numbered = 0  # Differences names whose number is their code
     for item in diffs:
         if isinstance(item, pikepdf.Name):
-            if not pattern.fullmatch(str(item)[1:]):
+            match = pattern.fullmatch(str(item)[1:])
+            if match is None:
                 return {}
+            numbered += int(match.group(1), 16 if hexa else 10) == at
+            at += 1
+            named += 1
         elif not isinstance(item, int) or int(item) > 5:
             return {}
+        else:
+            at = int(item)
+    if numbered * 2 >= named:
+        return {}  # names that number the codes (g1 at code 1) say no more than the codes do
     found: dict[int, str] = {}
     for code, glyph in names.items():
         match = pattern.fullmatch(glyph)
