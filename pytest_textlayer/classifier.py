@@ -648,7 +648,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     once per page, on eight distinct letters of one case at least;
     a font whose widths followed its letters on one page is trusted after.
     """
-    from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
+    from .crosscheck import MAX_WIDTH_CORRELATION, symbol_face, width_correlation
 
     font = use.font
     if font.has_account or font in _WIDTHS_AGREE:
@@ -666,6 +666,9 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     if rho >= MAX_WIDTH_CORRELATION:
         if rho >= 2 * MAX_WIDTH_CORRELATION:
             _WIDTHS_AGREE.add(font)
+        return 0
+    if symbol_face(letters, drawn) is not None:
+        _WIDTHS_AGREE.add(font)  # a symbol face that lost its name: what was typed, as named
         return 0
     wrong = sum(k for code, k in drawn.items() if code in letters)
     lines.append(f"font {font.name} ({font.subtype}): the widths of its glyphs do not follow "

@@ -466,6 +466,57 @@ def letter_widths(tounicode: Mapping[int, str], widths: Mapping[int, float]) -> 
             if text in ref and widths.get(code, 0) > 0}
 
 
+#: Share of the letters drawn whose widths must be a symbol face's (one scale for all of them).
+MIN_FACE_MATCH = 0.9
+#: How far one width may be from the face's, as a share of it.
+FACE_TOLERANCE = 0.02
+
+
+def symbol_face(letters: Mapping[int, tuple[str, float]], drawn: Mapping[int, int]) -> str | None:
+    """The standard symbol face (Symbol, ZapfDingbats) whose glyphs a font draws for the
+    letters typed, told by their advance widths; None when the widths are no such face's.
+
+    Letters typed in the Symbol face draw Greek (``a`` draws alpha), in ZapfDingbats
+    ornaments: a map that gives the letters typed is the author's text, as with a font
+    named so (fonts.SYMBOL_FONT_NAME). A re-print that loses the name (cairo and
+    Ghostscript make such faces unnamed Type3 fonts) keeps the widths: each letter's
+    width is the width of the face's glyph at that letter's code, at one scale.
+    """
+    pairs = {found for code in drawn if (found := letters.get(code)) is not None
+             and len(found[0]) == 1 and ord(found[0]) < 256}
+    if len({letter for letter, _ in pairs}) < MIN_WIDTH_LETTERS:
+        return None
+    for face, widths in _face_widths().items():
+        ratios = sorted(width / widths[letter] for letter, width in pairs
+                        if widths.get(letter, 0) > 0)
+        if len(ratios) < MIN_FACE_MATCH * len(pairs):
+            continue
+        scale = ratios[len(ratios) // 2]
+        close = sum(1 for r in ratios if abs(r - scale) <= FACE_TOLERANCE * scale)
+        if close >= MIN_FACE_MATCH * len(pairs):
+            return face
+    return None
+
+
+@functools.cache
+def _face_widths() -> dict[str, dict[str, float]]:
+    """Width of each standard symbol face's glyph per Latin-1 character code (Adobe's core
+    metrics, as reportlab ships them)."""
+    from reportlab.pdfbase import (
+        _fontdata_enc_symbol,
+        _fontdata_enc_zapfdingbats,
+        _fontdata_widths_symbol,
+        _fontdata_widths_zapfdingbats,
+    )
+
+    faces = {"Symbol": (_fontdata_enc_symbol.SymbolEncoding, _fontdata_widths_symbol.widths),
+             "ZapfDingbats": (_fontdata_enc_zapfdingbats.ZapfDingbatsEncoding,
+                              _fontdata_widths_zapfdingbats.widths)}
+    return {face: {chr(code): float(widths[name]) for code, name in enumerate(encoding)
+                   if name and name in widths}
+            for face, (encoding, widths) in faces.items()}
+
+
 def width_correlation(letters: Mapping[int, tuple[str, float]],
                       drawn: Mapping[int, int]) -> tuple[float, int] | None:
     """Rank correlation between the widths of the letters drawn and the standard widths of the
