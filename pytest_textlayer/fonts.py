@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
@@ -442,7 +442,7 @@ class _Program:
     builtin: dict[int, str] = field(
         default_factory=dict
     )  # code -> name (Type1/CFF built-in encoding)
-    glyph_names: list[str] | None = None  # GID -> name (CFF charset, TrueType post format 2)
+    glyph_names: Sequence[str] | None = None  # GID -> name (CFF charset, TrueType post 1/2)
     cmap: dict[int, int] = field(default_factory=dict)  # unicode -> GID
     cmap_kinds: tuple[tuple[int, int], ...] = ()
     symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
@@ -510,6 +510,38 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
 
     prog = _Program(kind)
     font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    if "CFF " in font:  # the glyph order is the CFF charset: read as fontTools reads it
+        return _load_sfnt_cff(font, prog)
+    kinds: list[tuple[int, int]] = []
+    if "cmap" in font:
+        from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
+
+        ids = _GlyphIds()
+        cmap = table__c_m_a_p("cmap")
+        cmap.decompile(font.getTableData("cmap"), ids)
+        best: dict[int, int] | None = None
+        for table in cmap.tables:
+            kinds.append((table.platformID, table.platEncID))
+            unicode = table.platformID == 0 or (
+                table.platformID == 3 and table.platEncID in (1, 10)
+            )
+            if unicode and (best is None or len(table.cmap) > len(best)):
+                best = table.cmap
+            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
+                prog.symbol_cmap = dict(table.cmap)
+        if best:
+            prog.cmap = dict(best)
+        if ids.asked:
+            _check_glyph_order(font)  # where fontTools, naming the glyphs, would have failed
+    prog.cmap_kinds = tuple(kinds)
+    if "post" in font:
+        prog.post_format = _post_format(font)
+        if prog.post_format in (1.0, 2.0):
+            prog.glyph_names = _LazyNames(font)
+    return prog
+
+
+def _load_sfnt_cff(font: Any, prog: _Program) -> _Program:
     kinds: list[tuple[int, int]] = []
     if "cmap" in font:
         best: dict[int, str] | None = None
@@ -530,12 +562,90 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
         prog.post_format = float(post.formatType)
         if prog.post_format in (1.0, 2.0):
             prog.glyph_names = list(font.getGlyphOrder())
-    if "CFF " in font:
-        cff = _load_cff(font.getTableData("CFF "))
-        prog.cid_keyed = cff.cid_keyed
-        prog.ros = cff.ros
-        prog.glyph_names = prog.glyph_names or cff.glyph_names
+    cff = _load_cff(font.getTableData("CFF "))
+    prog.cid_keyed = cff.cid_keyed
+    prog.ros = cff.ros
+    prog.glyph_names = prog.glyph_names or cff.glyph_names
     return prog
+
+
+class _GlyphIds:
+    """Stands in for the font while fontTools decodes a cmap: glyph ids stay ids.
+
+    fontTools names every glyph a subtable selects (reading the whole ``post``
+    table: 65,000 names in a CJK font) only for us to turn the names back into
+    ids; the ids are the same without the names.
+    """
+
+    lazy = True
+    asked = False
+
+    def getGlyphNameMany(self, gids: list[int]) -> list[int]:  # noqa: N802 (fontTools' API)
+        self.asked = True
+        return list(gids)
+
+    def getGlyphName(self, gid: int) -> int:  # noqa: N802
+        self.asked = True
+        return gid
+
+
+def _post_fixed(raw: bytes) -> float:
+    return int.from_bytes(raw[:4], "big", signed=True) / 65536
+
+
+def _post_format(font: Any) -> float:
+    """The ``post`` table's format, raising where fontTools' reading of the table raises."""
+    raw = font.getTableData("post")
+    if len(raw) < 32:
+        raise ValueError("post table is truncated")
+    form = _post_fixed(raw)
+    if form not in (1.0, 2.0, 3.0, 4.0):
+        raise ValueError(f"post table format {form:g} not supported")
+    if form != 3.0:
+        count = font.getGlyphCount()
+        if form == 2.0:
+            if len(raw) < 34:
+                raise ValueError("post table is truncated")
+            wanted = min(int.from_bytes(raw[32:34], "big"), count)
+            if len(raw) - 34 < 2 * wanted:
+                raise IndexError("post table is truncated")
+        elif form == 4.0 and len(raw) % 2:
+            raise ValueError("post table is truncated")
+    return form
+
+
+def _check_glyph_order(font: Any) -> None:
+    """Raise where fontTools' glyph order of a TrueType (post names, else cmap names) raises."""
+    if "post" in font:
+        _post_format(font)
+    else:
+        font.getGlyphCount()
+
+
+class _LazyNames(Sequence[str]):
+    """A TrueType's glyph names (GID → name), read from ``post`` only when first asked for."""
+
+    def __init__(self, font: Any) -> None:
+        self._font: Any = font
+        self._names: list[str] | None = None
+
+    def _load(self) -> list[str]:
+        if self._names is None:
+            try:
+                self._names = list(self._font.getGlyphOrder())
+            except Exception:  # checked when the program was read: not expected
+                self._names = []
+            self._font = None
+        return self._names
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._load()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
 
 
 def _glyph_ids(font: Any, cmap: Mapping[int, str]) -> dict[int, int]:
@@ -798,7 +908,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     elif subtype == "TrueType" and symbolic and not differences and kind and cmap is None:
         # Without ToUnicode or encoding only the program can name the glyphs (post names).
         prog = get_program()
-        if prog.post_format in (1.0, 2.0) and prog.glyph_names and prog.symbol_cmap:
+        if prog.post_format in (1.0, 2.0) and prog.symbol_cmap and prog.glyph_names:
             gnames = prog.glyph_names
             for code, gid in prog.symbol_cmap.items():
                 low = code & 0xFF if code >= 0xF000 else code
