@@ -86,7 +86,8 @@ _PLAIN_ARRAY = re.compile(
     rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _HEX + rb"|" + _NUMBER
     + rb"))*+[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
 )
-_ARRAY_ITEM = re.compile(rb"(\([^()\\\r]*\))|(" + _HEX + rb")|(" + _NUMBER + rb")")
+#: One item of such an array, told apart by its first byte: ``(`` a string, ``<`` hex, else a number.
+_ARRAY_ITEM = re.compile(rb"\([^()\\\r]*\)|" + _HEX + rb"|" + _NUMBER)
 #: One hex string (Type0 fonts show their two-byte codes this way).
 _HEX_STRING = re.compile(rb"[\t\n\x0c\r ]*+(" + _HEX + rb")[\t\n\x0c\r ]*+")
 _HEX_SPACE = b"\x00\t\n\x0c\r <>"
@@ -166,8 +167,8 @@ def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
         if hexed is not None:
             return (_unhex(hexed.group(1)),)
     elif op == b"TJ" and _PLAIN_ARRAY.fullmatch(span):
-        return ([float(number) if number else _unhex(hexed) if hexed else string[1:-1]
-                 for string, hexed, number in _ARRAY_ITEM.findall(span)],)
+        return ([item[1:-1] if item[0] == 40 else _unhex(item) if item[0] == 60 else float(item)
+                 for item in _ARRAY_ITEM.findall(span)],)
     found = _memo.get(span)
     if found is not None:
         return found
