@@ -76,8 +76,12 @@ REASONS: dict[str, tuple[FontStatus, str, str]] = {
 }
 
 
+_PUA = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+
+
 def _is_pua(text: str) -> bool:
-    return any(0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000 for c in text)
+    """Does `text` hold a Private Use character (U+E000-U+F8FF, planes 15 and 16)?"""
+    return _PUA.search(text) is not None
 
 
 #: Controls that are white space: a glyph mapped to them draws no letter that could be lost.
