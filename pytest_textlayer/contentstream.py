@@ -86,7 +86,7 @@ _PLAIN_ARRAY = re.compile(
     rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _HEX + rb"|" + _NUMBER
     + rb"))*+[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
 )
-#: One item of such an array, told apart by its first byte: ``(`` a string, ``<`` hex, else a number.
+#: One item of such an array, told by its first byte: ``(`` a string, ``<`` hex, else a number.
 _ARRAY_ITEM = re.compile(rb"\([^()\\\r]*\)|" + _HEX + rb"|" + _NUMBER)
 #: One hex string (Type0 fonts show their two-byte codes this way).
 _HEX_STRING = re.compile(rb"[\t\n\x0c\r ]*+(" + _HEX + rb")[\t\n\x0c\r ]*+")

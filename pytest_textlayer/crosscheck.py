@@ -283,7 +283,7 @@ def _cmap_usable(cmap: Mapping[int, int]) -> bool:
         return False
     # Entries whose code point is their glyph id, and the other ones below U+0020 (counted
     # without a Python step per entry: whole CJK fonts map tens of thousands).
-    indices = sum(map(eq, cmap.keys(), cmap.values()))
+    indices: int = sum(map(eq, cmap.keys(), cmap.values()))
     indices += sum(1 for uni in range(0x20) if uni in cmap and cmap[uni] != uni)
     return indices * 2 <= len(cmap)
 
