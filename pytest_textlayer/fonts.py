@@ -518,25 +518,42 @@ def _load_sfnt(data: bytes, kind: str) -> _Program:
         return _load_sfnt_cff(font, prog)
     kinds: list[tuple[int, int]] = []
     if "cmap" in font:
-        from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
+        raw = font.getTableData("cmap")
+        decoded = _cmap_subtables(raw)
+        subtables: list[tuple[int, int, Any]]
+        if decoded is None:  # anything unusual: fontTools reads the table
+            from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
 
-        ids = _GlyphIds()
-        cmap = table__c_m_a_p("cmap")
-        cmap.decompile(font.getTableData("cmap"), ids)
+            ids = _GlyphIds(lambda: _check_glyph_order(font, raw))
+            cmap = table__c_m_a_p("cmap")
+            cmap.decompile(raw, ids)
+            subtables = [(t.platformID, t.platEncID, t) for t in cmap.tables]
+        else:
+            ids = _GlyphIds()
+            subtables = list(decoded)
+            # fontTools decodes a subtable (naming its glyphs) when another record shares it,
+            # or when its map is first read below.
+            ids.asked = any(table.shared for _, _, table in decoded)
         best: dict[int, int] | None = None
-        for table in cmap.tables:
-            kinds.append((table.platformID, table.platEncID))
-            unicode = table.platformID == 0 or (
-                table.platformID == 3 and table.platEncID in (1, 10)
-            )
+        for platform, encoding, table in subtables:
+            kinds.append((platform, encoding))
+            unicode = platform == 0 or (platform == 3 and encoding in (1, 10))
             if unicode and (best is None or len(table.cmap) > len(best)):
                 best = table.cmap
-            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
+            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
                 prog.symbol_cmap = dict(table.cmap)
+            else:
+                continue
+            if decoded is not None:
+                ids.asked = True
+        if decoded is not None and any(
+                platform == 0 or (platform == 3 and encoding in (1, 10))
+                for platform, encoding, _ in decoded):
+            ids.asked = True  # every Unicode subtable's map is read (above, to be compared)
         if best:
             prog.cmap = dict(best)
-        if ids.asked:
-            _check_glyph_order(font)  # where fontTools, naming the glyphs, would have failed
+        if decoded is not None and ids.asked:
+            _check_glyph_order(font, None)  # where fontTools, naming the glyphs, would fail
     prog.cmap_kinds = tuple(kinds)
     if "post" in font:
         prog.post_format = _post_format(font)
@@ -578,19 +595,167 @@ class _GlyphIds:
 
     fontTools names every glyph a subtable selects (reading the whole ``post``
     table: 65,000 names in a CJK font) only for us to turn the names back into
-    ids; the ids are the same without the names.
+    ids; the ids are the same without the names. `check` runs where fontTools
+    would first have named the glyphs, so a font it fails on fails here too.
     """
 
     lazy = True
-    asked = False
+
+    def __init__(self, check: Callable[[], None] | None = None) -> None:
+        self.asked = False
+        self._check = check
+
+    def _ask(self) -> None:
+        if not self.asked:
+            self.asked = True
+            if self._check is not None:
+                self._check()
 
     def getGlyphNameMany(self, gids: list[int]) -> list[int]:  # noqa: N802 (fontTools' API)
-        self.asked = True
+        self._ask()
         return list(gids)
 
     def getGlyphName(self, gid: int) -> int:  # noqa: N802
-        self.asked = True
+        self._ask()
         return gid
+
+
+@dataclass
+class _Decoded:
+    """A subtable decoded here: code → glyph id; `shared` when another record points at it."""
+
+    cmap: dict[int, int]
+    shared: bool = False
+
+
+def _cmap_subtables(raw: bytes) -> list[tuple[int, int, _Decoded]] | None:
+    """A ``cmap`` table's subtables (formats 0, 4, 6 and 12) as fontTools reads them, without
+    a Python step per code where it can; None when anything is unusual (fontTools decides).
+
+    fontTools decodes a whole CJK font's cmap (tens of thousands of codes) one code at a
+    time; here a run of codes with consecutive glyph ids is one C-level dictionary update.
+    """
+    import struct
+
+    try:
+        if len(raw) < 4:
+            return None
+        _, count = struct.unpack(">HH", raw[:4])
+        found: list[tuple[int, int, _Decoded]] = []
+        seen: dict[int, _Decoded] = {}
+        for i in range(count):
+            entry = raw[4 + i * 8 : 12 + i * 8]
+            if len(entry) < 8:
+                return None
+            platform, encoding, offset = struct.unpack(">HHL", entry)
+            if offset + 4 > len(raw):
+                return None
+            form, length = struct.unpack(">HH", raw[offset : offset + 4])
+            if form == 12:
+                if offset + 8 > len(raw):
+                    return None
+                form, _, length = struct.unpack(">HHL", raw[offset : offset + 8])
+            if form not in (0, 4, 6, 12) or not length:
+                return None
+            if length < (16 if form == 12 else 6) or offset + length > len(raw):
+                return None
+            if offset in seen:
+                seen[offset].shared = True
+                found.append((platform, encoding, _Decoded(seen[offset].cmap, True)))
+                continue
+            cmap = _decode_subtable(form, raw[offset : offset + length])
+            if cmap is None:
+                return None
+            seen[offset] = table = _Decoded(cmap)
+            found.append((platform, encoding, table))
+        return found
+    except (struct.error, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
+    """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it."""
+    import array
+    import struct
+    import sys
+
+    out: dict[int, int] = {}
+    if form == 0:
+        if len(data) != 262:
+            return None
+        return {code: gid for code, gid in enumerate(data[6:]) if gid}
+    if form == 6:
+        first, entries = struct.unpack(">HH", data[6:10])
+        body = data[10 : 10 + 2 * entries]
+        if len(body) % 2:
+            return None
+        gids = array.array("H")
+        gids.frombytes(body)
+        if sys.byteorder != "big":
+            gids.byteswap()
+        return {code: gid for code, gid in zip(range(first, first + len(gids)), gids, strict=True)
+                if gid}
+    if form == 12:
+        groups_count = struct.unpack(">L", data[12:16])[0]
+        if len(data) != 16 + groups_count * 12:
+            return None
+        groups = array.array("I")
+        if groups.itemsize != 4:
+            return None
+        groups.frombytes(data[16:])
+        if sys.byteorder != "big":
+            groups.byteswap()
+        last_end = 0
+        for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
+            end = min(end, 0x10FFFF)
+            if start > end or start < last_end:
+                continue  # fontTools skips unsorted and overlapping groups
+            last_end = end
+            if gid == 0:  # the missing glyph maps only the group's first code
+                start += 1
+                gid += 1
+            out.update(zip(range(start, end + 1), range(gid, gid + end - start + 1), strict=True))
+        return out
+    # Format 4: segments of codes, each its glyphs by a delta or through the glyph id array.
+    if len(data) < 14 or len(data) % 2:
+        return None
+    seg_count = struct.unpack(">H", data[6:8])[0] // 2
+    codes = array.array("H")
+    codes.frombytes(data[14:])
+    if sys.byteorder != "big":
+        codes.byteswap()
+    ends = codes[:seg_count]
+    rest = codes[seg_count + 1 :]
+    starts = rest[:seg_count]
+    rest = rest[seg_count:]
+    deltas = rest[:seg_count]
+    rest = rest[seg_count:]
+    range_offsets = rest[:seg_count]
+    glyph_ids = rest[seg_count:]
+    for i in range(len(starts) - 1):  # the last segment (0xFFFF) is not read
+        first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
+        if range_offset == 0:
+            # gid = (code + delta) mod 65536: consecutive ids, wrapping once past 0xFFFF;
+            # glyph 0 (the missing glyph) maps nothing and erases no earlier mapping.
+            wrap = 0x10000 - delta
+            for low, high, step in ((first, min(last, wrap - 1), delta),
+                                    (max(first, wrap), last, delta - 0x10000)):
+                if low <= high and low + step == 0:
+                    low += 1
+                if low <= high:
+                    out.update(zip(range(low, high + 1), range(low + step, high + step + 1),
+                                   strict=True))
+            continue
+        partial = range_offset // 2 - first + i - len(range_offsets)
+        for code in range(first, last + 1):
+            index = code + partial
+            if not 0 <= index < len(glyph_ids):
+                return None  # fontTools refuses the table
+            gid = glyph_ids[index]
+            gid = (gid + delta) & 0xFFFF if gid else 0
+            if gid:
+                out[code] = gid
+    return out
 
 
 def _post_fixed(raw: bytes) -> float:
@@ -618,12 +783,28 @@ def _post_format(font: Any) -> float:
     return form
 
 
-def _check_glyph_order(font: Any) -> None:
-    """Raise where fontTools' glyph order of a TrueType (post names, else cmap names) raises."""
+def _check_glyph_order(font: Any, raw_cmap: bytes | None) -> None:
+    """Raise where fontTools' glyph order of a TrueType raises: its ``post`` names, else
+    names made from its Unicode cmap subtables (`raw_cmap`: the cmap to decode again for
+    that; None when every subtable is known to decode)."""
     if "post" in font:
-        _post_format(font)
+        form = _post_format(font)
+        from_cmap = form == 3.0 or (form == 1.0 and font.getGlyphCount() > 258)
     else:
-        font.getGlyphCount()
+        from_cmap = True
+    if not from_cmap:
+        return
+    font.getGlyphCount()
+    if "DMAP" in font:
+        font.getGlyphOrder()  # rare: as fontTools does it
+    elif raw_cmap is not None:
+        from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
+
+        fresh = table__c_m_a_p("cmap")
+        fresh.decompile(raw_cmap, _GlyphIds())
+        for table in fresh.tables:
+            if table.isUnicode():
+                _ = table.cmap
 
 
 class _LazyNames(Sequence[str]):
