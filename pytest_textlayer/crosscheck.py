@@ -35,6 +35,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import eq
 from typing import Any
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
@@ -266,9 +268,12 @@ def _glyph_texts(cmap: Mapping[int, int], gids: Collection[int] | None = None
     if not _cmap_usable(cmap):
         return {}
     by_gid: dict[int, set[str]] = {}
-    for uni, gid in cmap.items():
-        if gids is None or gid in gids:
-            by_gid.setdefault(gid, set()).add(chr(uni))
+    # A whole CJK font maps tens of thousands of code points; the glyphs asked for are picked
+    # out without a Python step per entry.
+    pairs = cmap.items() if gids is None else compress(cmap.items(),
+                                                       map(gids.__contains__, cmap.values()))
+    for uni, gid in pairs:
+        by_gid.setdefault(gid, set()).add(chr(uni))
     return by_gid
 
 
@@ -276,7 +281,10 @@ def _cmap_usable(cmap: Mapping[int, int]) -> bool:
     """Does a Unicode cmap give glyphs texts (not glyph indices or control characters)?"""
     if not cmap:
         return False
-    indices = sum(1 for uni, gid in cmap.items() if uni == gid or uni < 0x20)
+    # Entries whose code point is their glyph id, and the other ones below U+0020 (counted
+    # without a Python step per entry: whole CJK fonts map tens of thousands).
+    indices: int = sum(map(eq, cmap.keys(), cmap.values()))
+    indices += sum(1 for uni in range(0x20) if uni in cmap and cmap[uni] != uni)
     return indices * 2 <= len(cmap)
 
 
