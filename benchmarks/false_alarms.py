@@ -55,9 +55,10 @@ Measured per producer and content family, on the same pages:
   characters such as the soft hyphen and zero-width marks, Hangul fillers,
   variation selectors) and hyphens aside (PDFium gives a line's closing hyphen
   as its soft-hyphen mark U+FFFE, poppler as drawn): see
-  ``pytest_textlayer.readers.same_text``; and, beside it, the share agreeing
-  so with PDFium or with poppler (where the two readers differ, ours is right
-  by one of them).
+  ``pytest_textlayer.readers.same_text``; beside it, the share agreeing so
+  with PDFium or with poppler (where the two readers differ, ours is right by
+  one of them), and the share agreeing with PDFium on the pages PDFium maps
+  without a map error (where PDFium can read a page, our reading must be its).
 
 Then every false alarm (file, page, verdict, first evidence line), the lost
 pages by producer and family, and the first reader disagreements with a
@@ -1504,6 +1505,10 @@ class Tally:
     maperr: int = 0
     agree: int = 0
     agree_any: int = 0
+    #: Intact pages PDFium maps without a map error, and those of them whose text ours agrees
+    #: with: where PDFium itself can read a page, our reading must be its.
+    mapped: int = 0
+    agree_mapped: int = 0
 
     @property
     def intact(self) -> int:
@@ -1520,6 +1525,9 @@ class Tally:
         self.maperr += row["maperr"]
         self.agree += row["agree"]
         self.agree_any += row["agree_any"]
+        if not row["maperr"]:
+            self.mapped += 1
+            self.agree_mapped += row["agree"]
 
     def cells(self) -> str:
         n = max(self.intact, 1)
@@ -1650,7 +1658,9 @@ def report(rows: list[dict[str, Any]], failures: list[str], skipped: dict[str, s
           f"map-error rule {total.maperr} ({total.maperr / n:.2%}); reader agreement "
           f"{total.agree / n:.2%} with PDFium ({total.intact - total.agree} pages differ), "
           f"{total.agree_any / n:.2%} with PDFium or poppler "
-          f"({total.intact - total.agree_any} differ from both)")
+          f"({total.intact - total.agree_any} differ from both); on the {total.mapped} pages "
+          f"PDFium maps without a map error, {total.agree_mapped / max(total.mapped, 1):.2%} "
+          f"with PDFium ({total.mapped - total.agree_mapped} differ)")
     alarms = [r for r in rows if r["intact"] and not r["ok"]]
     print(f"\nfalse alarms of textlayer check: {len(alarms)}")
     for r in alarms:
@@ -1678,7 +1688,8 @@ def report(rows: list[dict[str, Any]], failures: list[str], skipped: dict[str, s
         "pages": total.pages, "intact": total.intact, "lost": total.lost,
         "lost_flagged": total.caught,
         "totals": {"check": total.check, "rule10": total.rule10, "maperr": total.maperr,
-                   "agree": total.agree, "agree_any": total.agree_any},
+                   "agree": total.agree, "agree_any": total.agree_any,
+                   "mapped": total.mapped, "agree_mapped": total.agree_mapped},
         "rates": {"check": total.check / n, "rule10": total.rule10 / n,
                   "maperr": total.maperr / n, "agree": total.agree / n,
                   "agree_any": total.agree_any / n},

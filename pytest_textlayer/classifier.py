@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+import sys
 import unicodedata
 import weakref
 from collections.abc import Iterator
@@ -115,9 +116,12 @@ def iter_page_reports(
     `page_helper`: see :func:`classify`.
     """
     from .pagescan import scan_or_error, scan_pages
-    from .textrepair import forget_recent
 
-    forget_recent()
+    # Readings remembered from another document must not decide this one; a process that has
+    # not imported the shift search (and the language model it loads) has none to forget.
+    textrepair = sys.modules.get(f"{__package__}.textrepair")
+    if textrepair is not None:
+        textrepair.forget_recent()
     try:
         qpdf = open_pikepdf(source, password)
     except InputError as refused:  # qpdf cannot open it: PDFium may (see readerpages)
@@ -648,7 +652,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     once per page, on eight distinct letters of one case at least;
     a font whose widths followed its letters on one page is trusted after.
     """
-    from .crosscheck import MAX_WIDTH_CORRELATION, width_correlation
+    from .crosscheck import MAX_WIDTH_CORRELATION, symbol_face, width_correlation
 
     font = use.font
     if font.has_account or font in _WIDTHS_AGREE:
@@ -666,6 +670,9 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     if rho >= MAX_WIDTH_CORRELATION:
         if rho >= 2 * MAX_WIDTH_CORRELATION:
             _WIDTHS_AGREE.add(font)
+        return 0
+    if symbol_face(letters, drawn) is not None:
+        _WIDTHS_AGREE.add(font)  # a symbol face that lost its name: what was typed, as named
         return 0
     wrong = sum(k for code, k in drawn.items() if code in letters)
     lines.append(f"font {font.name} ({font.subtype}): the widths of its glyphs do not follow "
@@ -761,8 +768,6 @@ def _language(
     trust: FontTrust | None = None,
     number: int = 0,
 ) -> _Decision:
-    from .langmodel import judge
-
     readable = _Decision(Verdict.READABLE, (ALL_ROUTES,),
                          "fonts")
     if content.glyphs < settings.min_glyphs:
@@ -786,6 +791,8 @@ def _language(
             return _Decision(Verdict.READABLE, (*readable.evidence, line), "language")
         return _Decision(Verdict.GARBLED, (line,), "language")
     _needs_text(content)
+    from .langmodel import judge  # not before: a page of sound routes is judged by no language
+
     # Stray controls and U+FFFD were weighed by the reader-signal rung; judge the words.
     words = _STRAY.sub(" ", language_sample(text))
     verdict = judge(words, model=model, lang=settings.lang)

@@ -74,6 +74,10 @@ class CMap:
 
 
 def _hex(token: bytes, cmap: CMap) -> bytes:
+    try:  # the usual token (pairs of digits, white space between pairs only) in one step
+        return bytes.fromhex(token.decode("ascii"))
+    except ValueError:  # odd digits, white space inside a pair, other characters
+        pass
     digits = _SPACE.sub(b"", token)
     if len(digits) % 2:
         cmap.odd_tokens += 1

@@ -13,7 +13,9 @@ data is binary), nested or unusual strings are handled by qpdf, unknown
 operators, unbalanced brackets, characters no token accepts, a stream that
 cannot be decoded. Operands use plain Python values either way: numbers as
 int or float, names as ``str`` ("/F1"), strings as ``bytes``, arrays as
-lists; dictionaries (marked-content properties) stay pikepdf objects.
+lists; dictionaries (marked-content properties) stay pikepdf objects, except
+that the properties of a BDC holding only a marked-content id (and a
+language) are None on the fast route: the walk reads nothing in them.
 """
 
 from __future__ import annotations
@@ -84,10 +86,18 @@ _PLAIN_ARRAY = re.compile(
     rb"[\t\n\x0c\r ]*+\[(?:[\t\n\x0c\r ]*+(?:\([^()\\\r]*+\)|" + _HEX + rb"|" + _NUMBER
     + rb"))*+[\t\n\x0c\r ]*+\][\t\n\x0c\r ]*+"
 )
-_ARRAY_ITEM = re.compile(rb"(\([^()\\\r]*\))|(" + _HEX + rb")|(" + _NUMBER + rb")")
+#: One item of such an array, told by its first byte: ``(`` a string, ``<`` hex, else a number.
+_ARRAY_ITEM = re.compile(rb"\([^()\\\r]*\)|" + _HEX + rb"|" + _NUMBER)
 #: One hex string (Type0 fonts show their two-byte codes this way).
 _HEX_STRING = re.compile(rb"[\t\n\x0c\r ]*+(" + _HEX + rb")[\t\n\x0c\r ]*+")
 _HEX_SPACE = b"\x00\t\n\x0c\r <>"
+#: A BDC whose properties are a marked-content id (and a language) only: what tagged office
+#: files write before every run of text. Its properties say nothing the walk reads (no
+#: ActualText, no optional content), so they are not built as a qpdf dictionary.
+_MCID_ONLY = re.compile(
+    rb"[\t\n\x0c\r ]*(/[A-Za-z0-9_.\-]+)[\t\n\x0c\r ]*<<[\t\n\x0c\r ]*/MCID[\t\n\x0c\r ]+\d+"
+    rb"[\t\n\x0c\r ]*(?:/Lang[\t\n\x0c\r ]*\([^()\\\r]*\)[\t\n\x0c\r ]*)?>>[\t\n\x0c\r ]*"
+)
 _MEMO_LIMIT = 4096
 _memo: dict[bytes, tuple[Any, ...]] = {}
 _second = itemgetter(1)
@@ -157,8 +167,8 @@ def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
         if hexed is not None:
             return (_unhex(hexed.group(1)),)
     elif op == b"TJ" and _PLAIN_ARRAY.fullmatch(span):
-        return ([float(number) if number else _unhex(hexed) if hexed else string[1:-1]
-                 for string, hexed, number in _ARRAY_ITEM.findall(span)],)
+        return ([item[1:-1] if item[0] == 40 else _unhex(item) if item[0] == 60 else float(item)
+                 for item in _ARRAY_ITEM.findall(span)],)
     found = _memo.get(span)
     if found is not None:
         return found
@@ -167,6 +177,8 @@ def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:
     elif _NAME_NUMBERS.fullmatch(span):
         first, *rest = span.split()
         found = (first.decode("ascii"), *map(float, rest))
+    elif op == b"BDC" and (marked := _MCID_ONLY.fullmatch(span)) and marked.group(1) != b"/OC":
+        found = (marked.group(1).decode("ascii"), None)
     else:
         literal = _LITERAL.fullmatch(span)
         if literal is not None:

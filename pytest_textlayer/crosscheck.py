@@ -35,6 +35,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import eq
 from typing import Any
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
@@ -266,9 +268,12 @@ def _glyph_texts(cmap: Mapping[int, int], gids: Collection[int] | None = None
     if not _cmap_usable(cmap):
         return {}
     by_gid: dict[int, set[str]] = {}
-    for uni, gid in cmap.items():
-        if gids is None or gid in gids:
-            by_gid.setdefault(gid, set()).add(chr(uni))
+    # A whole CJK font maps tens of thousands of code points; the glyphs asked for are picked
+    # out without a Python step per entry.
+    pairs = cmap.items() if gids is None else compress(cmap.items(),
+                                                       map(gids.__contains__, cmap.values()))
+    for uni, gid in pairs:
+        by_gid.setdefault(gid, set()).add(chr(uni))
     return by_gid
 
 
@@ -276,7 +281,10 @@ def _cmap_usable(cmap: Mapping[int, int]) -> bool:
     """Does a Unicode cmap give glyphs texts (not glyph indices or control characters)?"""
     if not cmap:
         return False
-    indices = sum(1 for uni, gid in cmap.items() if uni == gid or uni < 0x20)
+    # Entries whose code point is their glyph id, and the other ones below U+0020 (counted
+    # without a Python step per entry: whole CJK fonts map tens of thousands).
+    indices: int = sum(map(eq, cmap.keys(), cmap.values()))
+    indices += sum(1 for uni in range(0x20) if uni in cmap and cmap[uni] != uni)
     return indices * 2 <= len(cmap)
 
 
@@ -464,6 +472,57 @@ def letter_widths(tounicode: Mapping[int, str], widths: Mapping[int, float]) -> 
     ref = reference_widths()
     return {code: (text, widths[code]) for code, text in tounicode.items()
             if text in ref and widths.get(code, 0) > 0}
+
+
+#: Share of the letters drawn whose widths must be a symbol face's (one scale for all of them).
+MIN_FACE_MATCH = 0.9
+#: How far one width may be from the face's, as a share of it.
+FACE_TOLERANCE = 0.02
+
+
+def symbol_face(letters: Mapping[int, tuple[str, float]], drawn: Mapping[int, int]) -> str | None:
+    """The standard symbol face (Symbol, ZapfDingbats) whose glyphs a font draws for the
+    letters typed, told by their advance widths; None when the widths are no such face's.
+
+    Letters typed in the Symbol face draw Greek (``a`` draws alpha), in ZapfDingbats
+    ornaments: a map that gives the letters typed is the author's text, as with a font
+    named so (fonts.SYMBOL_FONT_NAME). A re-print that loses the name (cairo and
+    Ghostscript make such faces unnamed Type3 fonts) keeps the widths: each letter's
+    width is the width of the face's glyph at that letter's code, at one scale.
+    """
+    pairs = {found for code in drawn if (found := letters.get(code)) is not None
+             and len(found[0]) == 1 and ord(found[0]) < 256}
+    if len({letter for letter, _ in pairs}) < MIN_WIDTH_LETTERS:
+        return None
+    for face, widths in _face_widths().items():
+        ratios = sorted(width / widths[letter] for letter, width in pairs
+                        if widths.get(letter, 0) > 0)
+        if len(ratios) < MIN_FACE_MATCH * len(pairs):
+            continue
+        scale = ratios[len(ratios) // 2]
+        close = sum(1 for r in ratios if abs(r - scale) <= FACE_TOLERANCE * scale)
+        if close >= MIN_FACE_MATCH * len(pairs):
+            return face
+    return None
+
+
+@functools.cache
+def _face_widths() -> dict[str, dict[str, float]]:
+    """Width of each standard symbol face's glyph per Latin-1 character code (Adobe's core
+    metrics, as reportlab ships them)."""
+    from reportlab.pdfbase import (
+        _fontdata_enc_symbol,
+        _fontdata_enc_zapfdingbats,
+        _fontdata_widths_symbol,
+        _fontdata_widths_zapfdingbats,
+    )
+
+    faces = {"Symbol": (_fontdata_enc_symbol.SymbolEncoding, _fontdata_widths_symbol.widths),
+             "ZapfDingbats": (_fontdata_enc_zapfdingbats.ZapfDingbatsEncoding,
+                              _fontdata_widths_zapfdingbats.widths)}
+    return {face: {chr(code): float(widths[name]) for code, name in enumerate(encoding)
+                   if name and name in widths}
+            for face, (encoding, widths) in faces.items()}
 
 
 def width_correlation(letters: Mapping[int, tuple[str, float]],

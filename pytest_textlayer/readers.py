@@ -159,11 +159,12 @@ def squeeze(text: str) -> str:
 
 #: Characters no reader shows: controls, format characters (soft hyphen, zero-width and
 #: bidi marks, ...), the combining grapheme joiner, the Hangul fillers and the variation
-#: selectors (Unicode's default ignorables), the blank braille pattern; and the hyphens, which
-#: PDFium turns into its soft-hyphen marks (U+FFFE, U+FFFF) at the end of a line where poppler
-#: keeps the hyphen drawn.
-_UNSEEN = frozenset({0x2D, 0x2010, 0x034F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0xFFFE,
-                     0xFFFF} | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)))
+#: selectors (Unicode's default ignorables), the blank braille pattern, the object
+#: replacement character (a placeholder for something that is not text, which PDFium drops);
+#: and the hyphens, which PDFium turns into its soft-hyphen marks (U+FFFE, U+FFFF) at the end
+#: of a line where poppler keeps the hyphen drawn.
+_UNSEEN = frozenset({0x2D, 0x2010, 0x034F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0xFFFC,
+                     0xFFFE, 0xFFFF} | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)))
 
 
 def seen(text: str) -> Counter[str]:

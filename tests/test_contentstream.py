@@ -44,6 +44,13 @@ def agree(data: bytes) -> bool:
     for (op, a), (_, b) in zip(fast, slow, strict=True):
         if op in (b"q", b"Q", b"BT", b"ET", b"T*", b"EMC") or op in (b"S", b"f", b"B", b"sh"):
             continue  # operands the walk never reads
+        if op == b"BDC" and len(a) == 2 and a[1] is None:
+            # Properties of a marked-content id (and language) only are not built: the walk
+            # reads nothing in them (no ActualText, no optional content).
+            assert a[0] == b[0] != "/OC", (a, b, data)
+            assert isinstance(b[1], pikepdf.Dictionary), (a, b, data)
+            assert set(b[1].keys()) <= {"/MCID", "/Lang"}, (a, b, data)
+            continue
         assert list(a) == list(b), (op, a, b, data)
     return False
 
@@ -64,6 +71,8 @@ def agree(data: bytes) -> bool:
     b"BT\x00/F1\x0c12\x00Tf\x00(x)\x00Tj\x00ET",
     b"0.5 g 1 0 0 RG 3 w [3 2] 0 d /GS0 gs BT /F1 12 Tf (x) Tj ET",
     b"BT /F1 12 Tf true false null Tj (x) Tj ET",
+    b"/Span <</MCID 12 >> BDC /P<</MCID 3/Lang (en-GB)>>BDC EMC EMC",
+    b"/OC <</MCID 1>> BDC /P <</MCID 3 /ActualText (x)>> BDC EMC EMC",
 ])
 def test_hand_written_streams_agree(data: bytes) -> None:
     assert agree(data) is False  # these are the regular streams: the fast route must take them

@@ -342,6 +342,37 @@ def test_letters_typed_in_a_dingbat_font_are_what_the_author_wrote(tmp_path: Pat
     assert report.ok, report.render()
 
 
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (./dev installs it)")
+@pytest.mark.parametrize("face", ["D050000L.otf", "StandardSymbolsPS.otf"])
+def test_a_symbol_face_that_lost_its_name_is_known_by_its_widths(
+        tmp_path: Path, face: str) -> None:
+    """cairo re-prints Chromium's Type3 copy of URW's Dingbats or Symbol without a name: the
+    letters typed still map to the glyphs drawn for them (alpha for 'a'), and the widths are
+    the face's own at one scale. A text face whose map is permuted stays condemned."""
+    from pytest_textlayer.breakers import break_pdf
+
+    html = tmp_path / "symbols.html"
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    html.write_text(
+        f"<html><head><style>@font-face {{ font-family: S; src: url('"
+        f"{NIMBUS.with_name(face).as_uri()}'); }} @font-face {{ font-family: N; src: url('"
+        f"{NIMBUS.as_uri()}'); }}</style></head><body style='font-family: N'><p>Chart</p>"
+        f"<p style='font-family: S'>{letters} {letters}</p>"
+        f"<p style='page-break-before: always'>{CONTENT['lorem']}</p></body></html>",
+        encoding="utf-8")
+    printed, out = tmp_path / "chromium.pdf", tmp_path / "cairo.pdf"
+    assert print_with_chromium(html, printed)
+    subprocess.run(["pdftocairo", "-pdf", str(printed), str(out)], check=True)
+    with pikepdf.open(out) as pdf:
+        names = {str(f.get("/BaseFont", "")) for f in pdf.pages[0].Resources.Font.values()}
+    assert not any("Symbol" in n or "D050000L" in n for n in names)  # the name is gone
+    report = classify(out)
+    assert report.ok, report.render()
+    scrambled = break_pdf(out.read_bytes(), "scramble")
+    assert scrambled.applies
+    assert [p.ok for p in classify(scrambled.pdf).pages] == [False, False]
+
+
 def test_no_repaired_sample_that_is_garbage() -> None:
     """A severed subset numbered in order of first use: its codes shifted into capitals pass
     a language's threshold by chance, which is no reading; the Mac glyph order's is one."""

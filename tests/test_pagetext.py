@@ -114,12 +114,17 @@ def test_glyph_names_that_are_numbers_read_as_poppler_reads_them(tmp_path: Any) 
 
 def test_numbered_glyph_names_from_a_high_code_stay_unmapped() -> None:
     """poppler reads names as numbers only when every run starts at code 5 or below: ``g258``
-    from code 18 is a glyph index, and the page has no route to its text."""
+    from code 18 is a glyph index, and the page has no route to its text. Nor do names that
+    number the codes themselves (``g33`` at code 33: glyphs numbered as first used)."""
     from pytest_textlayer.classifier import classify
 
     fonts = _numeric_font(18, ["/g258", "/g437", "/g300", "/g301"])
     data = page_pdf(b"BT /F1 12 Tf 72 700 Td (\x12\x13\x14\x15\x12\x13) Tj ET", fonts)
     assert classify(data).pages[0].verdict.value == "undecodable"
+    fonts = _numeric_font(1, [f"/g{n}" for n in range(1, 60)])
+    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (0123456) Tj ET", fonts)
+    page = classify(data).pages[0]
+    assert (page.verdict.value, page.fonts[0].route) == ("undecodable", "agl"), page.evidence
 
 
 def test_a_string_that_starts_with_a_space_gets_no_second_one() -> None:
