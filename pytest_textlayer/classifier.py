@@ -407,13 +407,14 @@ def _readable_anyway(
 ) -> tuple[int, list[str]]:
     """Bad glyphs that still reach readers as the right text, with the reason for each font.
 
-    Three cases, decided on what readers print or what is drawn, not on the route:
+    Four cases, decided on what readers print or what is drawn, not on the route:
     a font without a route whose codes nevertheless are the characters
     (Ghostscript re-distils subsets as symbolic TrueType with ASCII codes, and
     every reader prints the text right), judged by reading that font's text;
     Private Use symbols standing alone (Word's and PowerPoint's bullets, icons),
-    which are symbols, not letters lost; and codes that select the font's
-    .notdef glyph, the box drawn for a character the font lacks.
+    which are symbols, not letters lost; codes that select the font's .notdef
+    glyph, the box drawn for a character the font lacks; and the glyphs of a
+    shaped cluster whose text another glyph carries.
     """
     from .langmodel import judge
 
