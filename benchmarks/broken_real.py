@@ -8,7 +8,7 @@ CORPUS is a folder of real third-party PDFs with a MANIFEST.tsv (columns
 ``file``, ``pages``, ``label``; labels like ``readable`` or
 ``1-2:readable;3:shifted``), by default ``../shared/corpus/real`` beside the
 repository. Only pages labelled readable are used: their text in the
-original is the truth. Every breaker of :mod:`pytest_textlayer.breakers`
+original is the truth. Every breaker of :mod:`pytest_textlayer.generators.breakers`
 that changes at least one glyph of the file is applied, to all its fonts
 (``all``), to the font drawing the most glyphs (``main``: the body, with the
 headings intact) and to the one drawing the fewest (``minor``: a heading or
@@ -82,7 +82,7 @@ class Case:
     file: Path
     breaker: str
     select: str
-    variant: Any  # pytest_textlayer.breakers.Variant
+    variant: Any  # pytest_textlayer.generators.breakers.Variant
     readable: set[int]
 
 
@@ -90,7 +90,7 @@ def variants(
     corpus: Path, breakers: list[str], selects: list[str], limit: int | None = None
 ) -> Iterator[Case]:
     """Every applicable (file, breaker, selection) of the corpus, truth extracted once per file."""
-    from pytest_textlayer.breakers import break_pdf, pdfium_pages, poppler_pages
+    from pytest_textlayer.generators.breakers import break_pdf, pdfium_pages, poppler_pages
 
     for pdf, pages in manifest(corpus)[:limit]:
         data = pdf.read_bytes()
@@ -120,7 +120,7 @@ class Tally:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from pytest_textlayer import classify
-    from pytest_textlayer.breakers import BREAKERS
+    from pytest_textlayer.generators.breakers import BREAKERS
 
     corpus = Path(args.corpus)
     breakers = args.breakers.split(",") if args.breakers else list(BREAKERS)

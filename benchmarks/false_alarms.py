@@ -55,7 +55,7 @@ Measured per producer and content family, on the same pages:
   characters such as the soft hyphen and zero-width marks, Hangul fillers,
   variation selectors) and hyphens aside (PDFium gives a line's closing hyphen
   as its soft-hyphen mark U+FFFE, poppler as drawn): see
-  ``pytest_textlayer.readers.same_text``; beside it, the share agreeing so
+  ``pytest_textlayer.pdf.readers.same_text``; beside it, the share agreeing so
   with PDFium or with poppler (where the two readers differ, ours is right by
   one of them), and the share agreeing with PDFium on the pages PDFium maps
   without a map error (where PDFium can read a page, our reading must be its).
@@ -1398,9 +1398,9 @@ def one_line(exc: BaseException) -> str:
 
 def pdfium_chars(doc: Any, index: int) -> tuple[int, int, int]:
     """(characters, bad ones, map errors) of a page as PDFium extracts it (see
-    pytest_textlayer.readers.pdfium_char_counts): bad is a Unicode map error, U+FFFD or a
+    pytest_textlayer.pdf.readers.pdfium_char_counts): bad is a Unicode map error, U+FFFD or a
     control character."""
-    from pytest_textlayer.readers import pdfium_char_counts
+    from pytest_textlayer.pdf.readers import pdfium_char_counts
 
     page = doc[index]
     textpage = page.get_textpage()
@@ -1413,7 +1413,7 @@ def pdfium_chars(doc: Any, index: int) -> tuple[int, int, int]:
 
 def recovered(truth: str, text: str) -> float:
     """Share of the characters a page draws that a reader's text has (in any order)."""
-    from pytest_textlayer.readers import squeeze
+    from pytest_textlayer.pdf.readers import squeeze
 
     want = Counter(squeeze(truth))
     if not want:
@@ -1440,9 +1440,9 @@ def measure_job(job: tuple[str, str, str, str, list[str]]
     import pypdfium2 as pdfium
 
     from pytest_textlayer import classify
-    from pytest_textlayer.content import scan_page
-    from pytest_textlayer.pagetext import TEXT_BUDGET
-    from pytest_textlayer.readers import pdfium_page_text, same_text, text_difference
+    from pytest_textlayer.pdf.content import scan_page
+    from pytest_textlayer.pdf.pagetext import TEXT_BUDGET
+    from pytest_textlayer.pdf.readers import pdfium_page_text, same_text, text_difference
 
     producer, family, path, folder, truths = job
     data = Path(path).read_bytes()

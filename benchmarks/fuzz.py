@@ -8,7 +8,7 @@
 Seeds are one fixture of every generator family plus the PDFs under 120 kB of
 each --real folder (repeatable; default: the labelled real corpus and the
 wild corpus of other projects' test suites beside the checkout, those present).
-Each case applies one to three mutations of `pytest_textlayer.fuzz` and runs
+Each case applies one to three mutations of `pytest_textlayer.generators.fuzz` and runs
 through the same guarded workers as `textlayer check`, under the given limits.
 
 Every case must end in a report or a one-line error. Printed at the end:
@@ -28,10 +28,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pytest_textlayer.fuzz import MUTATIONS, SLOW_MUTATIONS, mutate, seed_pdfs
-from pytest_textlayer.limits import MIB, Limits
+from pytest_textlayer.generators.fuzz import MUTATIONS, SLOW_MUTATIONS, mutate, seed_pdfs
+from pytest_textlayer.run.limits import MIB, Limits
+from pytest_textlayer.run.workers import CRASHED, INTERNAL, MEMORY, TIMEOUT, run_guarded
 from pytest_textlayer.settings import CheckSettings
-from pytest_textlayer.workers import CRASHED, INTERNAL, MEMORY, TIMEOUT, run_guarded
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 REAL_SEEDS = [str(CORPORA / name) for name in ("real", "wild") if (CORPORA / name).is_dir()]

@@ -59,8 +59,8 @@ def build_document(path: Path, pages: int, bad: int) -> list[int]:
 
 
 def measure(pdf: Path, out_dir: Path, repeat: int) -> None:
-    from pytest_textlayer.classifier import classify
-    from pytest_textlayer.html_report import write_html
+    from pytest_textlayer.judge.classifier import classify
+    from pytest_textlayer.report.html_report import write_html
 
     start = time.perf_counter()
     report = classify(pdf)

@@ -191,10 +191,10 @@ def generated_items(folder: Path, languages: list[str], limit: int | None) -> li
 
 
 def real_items(corpus: Path, folder: Path, limit: int | None) -> list[Item]:
-    from pytest_textlayer.langmodel import best_language
+    from pytest_textlayer.lang.langmodel import best_language
 
     items = []
-    from pytest_textlayer.breakers import BREAKERS
+    from pytest_textlayer.generators.breakers import BREAKERS
 
     for case in variants(corpus, list(BREAKERS), ["all"], limit):
         v = case.variant
@@ -217,7 +217,7 @@ def real_items(corpus: Path, folder: Path, limit: int | None) -> list[Item]:
 
 def run_repair(item: Item, out_dir: Path, with_ocr: bool) -> Result:
     from pytest_textlayer.errors import TextLayerError
-    from pytest_textlayer.repairer import repair
+    from pytest_textlayer.repairs.repairer import repair
 
     res = Result(item, size_in=item.path.stat().st_size)
     out = out_dir / f"{item.path.stem}.never.pdf"

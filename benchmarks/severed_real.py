@@ -105,7 +105,7 @@ def make(folder: Path, lang: str, font: str) -> tuple[Path, tuple[str, ...]] | N
     """Print, sever; the broken file and the original's text per page (None: nothing broke)."""
     from _producers import print_with_chromium
 
-    from pytest_textlayer.breakers import break_pdf
+    from pytest_textlayer.generators.breakers import break_pdf
 
     stem = f"{lang}-{re.sub(r'[^a-z]+', '-', font.lower())}"
     page = folder / f"{stem}.html"
@@ -122,7 +122,7 @@ def make(folder: Path, lang: str, font: str) -> tuple[Path, tuple[str, ...]] | N
 
 
 def tesseract_pack(lang: str) -> str:
-    from pytest_textlayer import ocr
+    from pytest_textlayer.repairs import ocr
 
     code = ocr.tesseract_lang(lang)
     return code if code in ocr.tesseract_info().languages else "eng"
@@ -130,7 +130,7 @@ def tesseract_pack(lang: str) -> str:
 
 def run(path: Path, truth: tuple[str, ...], lang: str, font: str, *, given: bool,
         with_ocrmypdf: bool) -> Doc:
-    from pytest_textlayer.repairer import repair
+    from pytest_textlayer.repairs.repairer import repair
 
     doc = Doc(lang, font, len(truth), size_in=path.stat().st_size)
     out = path.with_suffix(".fixed.pdf")

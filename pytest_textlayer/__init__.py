@@ -16,14 +16,14 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .assertion import assert_text_layer_readable
-    from .classifier import classify
-    from .repairer import repair
-    from .textrepair import repair_text
+    from .judge.classifier import classify
+    from .lang.textrepair import repair_text
+    from .repairs.repairer import repair
 
 _LAZY = {
-    "classify": "classifier",
-    "repair": "repairer",
-    "repair_text": "textrepair",
+    "classify": "judge.classifier",
+    "repair": "repairs.repairer",
+    "repair_text": "lang.textrepair",
     "assert_text_layer_readable": "assertion",
 }
 

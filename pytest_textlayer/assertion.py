@@ -17,8 +17,8 @@ from pathlib import Path
 
 from .errors import InputError
 from .model import DocumentReport, Verdict, shorten
+from .pdf.source import PdfInput
 from .settings import CheckSettings
-from .source import PdfInput
 
 #: How many pages of extracted text a `contains` failure shows.
 MAX_TEXT_PAGES_SHOWN = 2
@@ -78,8 +78,8 @@ def run_check(pdf: PdfInput, settings: CheckSettings, name: str | None = None) -
 def _run(
     pdf: PdfInput, settings: CheckSettings, name: str | None
 ) -> tuple[DocumentReport, bytes | None]:
-    from .classifier import classify
-    from .source import read_source
+    from .judge.classifier import classify
+    from .pdf.source import read_source
 
     try:
         source = read_source(pdf, name)
@@ -107,7 +107,7 @@ def _norm(text: str) -> str:
 
 def extract_pages(data: bytes, pages: frozenset[int] | None = None) -> list[str]:
     """Text PDFium extracts per page (the reader most viewers use); unselected pages are ''."""
-    from .readers import pdfium_text_of
+    from .pdf.readers import pdfium_text_of
 
     texts = pdfium_text_of(data)
     return [t if pages is None or i + 1 in pages else "" for i, t in enumerate(texts)]

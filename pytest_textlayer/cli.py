@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .errors import ExitCode, TextLayerError, UsageError
-from .limits import (
+from .model import STDIN_NAME, DocumentReport, Verdict, summarise
+from .run.limits import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_PAGES,
     DEFAULT_MAX_STREAM_BYTES,
@@ -27,7 +28,6 @@ from .limits import (
     MIB,
     Limits,
 )
-from .model import STDIN_NAME, DocumentReport, Verdict, summarise
 from .settings import DEFAULT_MAX_BAD_GLYPHS, CheckSettings, parse_allow, parse_pages, parse_ratio
 
 PROG = "textlayer"
@@ -267,7 +267,7 @@ def _terminate_as_interrupt() -> Any:
 
 def settings_from_args(args: argparse.Namespace) -> CheckSettings:
     if args.lang:
-        from .langmodel import LetterPairModel, known_language
+        from .lang.langmodel import LetterPairModel, known_language
 
         model = LetterPairModel.load(args.model) if args.model else None
         if not known_language(args.lang, model):
@@ -341,7 +341,7 @@ def check_many(
     `on_done` hears of each document as soon as it finishes (in finishing
     order), so a JSON Lines file is complete up to the moment of a kill.
     """
-    from .workers import run_guarded
+    from .run.workers import run_guarded
 
     items = [_stdin_job() if p == STDIN else p for p in paths]
     bar = _Progress(len(paths), progress)
@@ -369,7 +369,7 @@ STDIN = "-"
 
 def _read_stdin() -> bytes:
     """One PDF from standard input, read whole (at most the size a file may have)."""
-    from .source import MAX_INPUT_BYTES
+    from .pdf.source import MAX_INPUT_BYTES
 
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError("'-' reads a PDF from stdin, but stdin is a terminal; "
@@ -483,7 +483,7 @@ def _unicode(stream: TextIO) -> bool:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from . import jsonl
+    from .report import jsonl
 
     settings = settings_from_args(args)
     limits = limits_from_args(args)
@@ -581,15 +581,15 @@ def _summary_line(reports: Sequence[DocumentReport]) -> str:
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from .repairer import repair
-    from .workers import run_isolated
+    from .repairs.repairer import repair
+    from .run.workers import run_isolated
 
     # A hostile file can make qpdf, PDFium or Tesseract loop or balloon: the repair runs in a
     # process the limits can stop, and the input is never at risk either way. The page and
     # stream limits are checked first, as check does.
     limits = limits_from_args(args)
-    from .limits import precheck
-    from .source import read_source
+    from .pdf.source import read_source
+    from .run.limits import precheck
 
     with _input_file(args.input) as given:
         if Path(given).is_file():  # a missing or odd IN is the repair's own one-line error
@@ -640,7 +640,7 @@ def _write_html(
     args: argparse.Namespace, *, reports: Sequence[DocumentReport] = (),
     repairs: Sequence[Any] = (),
 ) -> None:
-    from .html_report import write_html
+    from .report.html_report import write_html
 
     if args.html_max_pages < 0:
         raise UsageError(f"--html-max-pages must not be negative, not {args.html_max_pages}")
@@ -704,10 +704,10 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    from .classifier import classify_or_raise
-    from .langmodel import fit
-    from .readers import pdfium_text_of
-    from .source import read_source
+    from .judge.classifier import classify_or_raise
+    from .lang.langmodel import fit
+    from .pdf.readers import pdfium_text_of
+    from .pdf.source import read_source
 
     texts: list[str] = []
     for path in find_pdfs(args.pdfs):

@@ -35,8 +35,8 @@ DEMO_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 def run_demo(directory: Path, *, out: TextIO) -> int:
     from . import generators
-    from .classifier import classify
-    from .readers import pdfium_text_of, poppler_text, pypdf_text
+    from .judge.classifier import classify
+    from .pdf.readers import pdfium_text_of, poppler_text, pypdf_text
 
     directory.mkdir(parents=True, exist_ok=True)
     right = 0
@@ -82,10 +82,10 @@ def _command() -> str:
 
 def _repair_all(directory: Path, out: TextIO) -> bool:
     """Repair every broken fixture into directory/repaired/ and show what poppler reads then."""
-    from .classifier import classify
     from .errors import MissingOCR
-    from .readers import poppler_text
-    from .repairer import repair
+    from .judge.classifier import classify
+    from .pdf.readers import poppler_text
+    from .repairs.repairer import repair
 
     target = directory / "repaired"
     target.mkdir(exist_ok=True)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Rebuild pytest_textlayer/data/letterpairs.json from the `langdetect` profiles.
+"""Rebuild pytest_textlayer/lang/data/letterpairs.json from the `langdetect` profiles.
 
 Source: the language profiles shipped in the `langdetect` package on PyPI
 (a port of Shuyo Nakatani's language-detection library; profiles built from
 Wikipedia; Apache License 2.0). Each profile holds the 1-, 2- and 3-gram
 frequencies of one language, with pruned rare n-grams. We keep the 2-grams
 (letter pairs, and word starts/ends as pairs with a space), map them onto the
-symbols of `pytest_textlayer.langmodel`, scale every language to the same
+symbols of `pytest_textlayer.lang.langmodel`, scale every language to the same
 pseudo-count (so that add-one smoothing means the same everywhere), and set
 each language's threshold from the score its own distribution gets.
 
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_textlayer import langmodel  # noqa: E402
+from pytest_textlayer.lang import langmodel  # noqa: E402
 
 #: Every language gets this many pseudo pairs (about the size of a few dozen pages of text).
 PSEUDO_PAIRS = 30_000

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+#: The checkout: docs, examples and scripts the tests read.
+ROOT = Path(__file__).resolve().parents[1]
 REAL_CORPUS = Path(
     os.environ.get(
         "TEXTLAYER_REAL_CORPUS",

@@ -7,10 +7,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from pytest_textlayer.breakers import break_pdf, poppler_pages
-from pytest_textlayer.classifier import classify
+from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
+from pytest_textlayer.judge.classifier import classify
 from pytest_textlayer.model import Verdict
-from pytest_textlayer.repairer import repair
+from pytest_textlayer.repairs.repairer import repair
 
 FONTS = Path("/usr/share/fonts/truetype")
 DEJAVU = FONTS / "dejavu"

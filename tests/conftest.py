@@ -1,6 +1,6 @@
 """Test-suite plumbing: tests that must run in a process with no other thread.
 
-The page helper (pytest_textlayer.pagescan) refuses to fork a process where
+The page helper (pytest_textlayer.pdf.pagescan) refuses to fork a process where
 another thread runs, as it should: a fork copies locks other threads hold.
 Some tests leave threads behind in their xdist worker (dask's local
 cluster, for one), so a test of the helper marked ``fresh_process`` runs in

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_textlayer import encodings, langmodel, usercache
+from pytest_textlayer import usercache
+from pytest_textlayer.lang import langmodel
+from pytest_textlayer.pdf import encodings
 
 
 @pytest.fixture

@@ -107,7 +107,7 @@ def test_the_sdist_holds_the_tests_docs_and_examples(dist: dict[str, Path]) -> N
     for needed in ("LICENSE", "conftest.py", "README.md", "docs/install.md", "docs/cli.md",
                    "tests/test_wheel.py", "tests/conftest.py", ".pre-commit-hooks.yaml",
                    "examples/invoice_project/pyproject.toml",
-                   "pytest_textlayer/data/LICENSE-langdetect.txt"):
+                   "pytest_textlayer/lang/data/LICENSE-langdetect.txt"):
         assert needed in names, needed
 
 

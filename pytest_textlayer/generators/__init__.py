@@ -7,6 +7,10 @@
 
 Each family is documented in docs/fixtures.md.  Heavy libraries (fontTools,
 reportlab, pikepdf, Pillow) are imported only when a fixture is built.
+
+The fixture kit users import: these generators, `breakers` (real PDFs
+broken the way the wild breaks them, with their truth) and `fuzz` (hostile
+mutations of good PDFs). It may import the core; the core never imports it.
 """
 
 from __future__ import annotations

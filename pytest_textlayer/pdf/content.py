@@ -1,0 +1,844 @@
+"""Walk a page's content and count what it draws: glyphs per font and code, raster images.
+
+The classifier's first rungs need facts, not text: how many glyphs each font
+draws (so a page is judged by the glyphs it shows, not by the fonts its
+resources list), which of them have no route to Unicode, how many are
+invisible (an OCR layer), and how much of the page raster images cover (a
+scan). Glyphs are drawn by the page's content, by Form XObjects, by
+annotations' appearance streams (a FreeText annotation may be a page's only
+text); Type3 glyph procedures draw shapes and images, not text.
+Marked content with /ActualText supplies the text of the glyphs it covers,
+so those glyphs count as good whatever their font says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..model import FontReport, FontStatus, printable
+from .fonts import ONE_BYTE, FontInfo, analyse_font
+from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
+
+if TYPE_CHECKING:
+    import pikepdf
+
+#: Nesting depth of Form XObjects and Type3 glyph procedures followed before giving up.
+MAX_DEPTH = 12
+#: An image holds text only if it has at least this many pixels on its shorter side...
+MIN_IMAGE_SIDE_PX = 16
+#: ... and this many pixels in all (a 64×64 image can hold a word).
+MIN_IMAGE_PIXELS = 64 * 64
+#: ... and is placed at least this large on the page, in points on each side.
+MIN_IMAGE_SIDE_PT = 12.0
+#: Text starting this far (points) outside the page box counts as off the page.
+OFFPAGE_MARGIN = 2.0
+#: Resolution of the grid that measures the union of image areas.
+GRID = 64
+#: The operators the walk needs; everything else is skipped by the parser.
+OPERATORS = (
+    "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
+    "S s f F f* B B* b b* sh"
+)
+_PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"sh"})
+_INVISIBLE_MODES = frozenset({3, 7})
+_UNSEEN = object()
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _mul(m: Matrix, n: Matrix) -> Matrix:
+    """m then n (PDF row-vector convention: p' = p × m × n)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    )
+
+
+def _translate(m: Matrix, tx: float, ty: float) -> Matrix:
+    """A translation by (tx, ty) then m: what Td, TD and T* do to the line matrix."""
+    a, b, c, d, e, f = m
+    return (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+
+def _bbox(
+    m: Matrix, box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+) -> tuple[float, ...]:
+    x0, y0, x1, y1 = box
+    xs, ys = [], []
+    for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        xs.append(m[0] * x + m[2] * y + m[4])
+        ys.append(m[1] * x + m[3] * y + m[5])
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _matrix(obj: Any) -> Matrix | None:
+    try:
+        values = tuple(float(v) for v in obj)
+    except (TypeError, ValueError):
+        return None
+    if len(values) != 6:
+        return None
+    a, b, c, d, e, f = values
+    return (a, b, c, d, e, f)
+
+
+@dataclass
+class FontUse:
+    """One font as one page uses it."""
+
+    font: FontInfo
+    glyphs: int = 0
+    bad_glyphs: int = 0
+    #: The font object's key in the walk (its objgen when indirect).
+    font_key: Any = field(default=None, repr=False)
+    #: Glyphs drawn in render mode 3 or 7.
+    invisible_glyphs: int = 0
+    #: Glyphs inside marked content with /ActualText (counted as good).
+    actual_text_glyphs: int = 0
+    #: Glyphs whose string starts outside the page box (cropped away; readers may still extract).
+    offpage_glyphs: int = 0
+    #: Glyphs drawn outside ActualText (the ones the font's route must decode).
+    coded: int = 0
+    #: Their codes, one chunk per shown string, counted into :attr:`codes` when first asked:
+    #: a font that cannot have bad codes never needs them counted.
+    drawn: list[Sequence[int]] = field(default_factory=list, repr=False)
+    #: The text this font drew on the page (bounded with the page's text; see pagetext).
+    text: str = field(default="", repr=False)
+    _codes: Counter[int] = field(default_factory=Counter, repr=False)
+    _counted: bool = field(default=False, repr=False)
+    _sound: bool | None = field(default=None, repr=False)
+
+    @property
+    def sound(self) -> bool:
+        """Is this use's route sound by the specification? (see :mod:`.soundroute`; once)"""
+        if self._sound is None:
+            from .soundroute import is_sound
+
+            self._sound = is_sound(self)
+        return self._sound
+
+    @property
+    def codes(self) -> Counter[int]:
+        """Codes drawn outside ActualText, with how often each is drawn."""
+        if self.drawn:
+            chunks, self.drawn = self.drawn, []
+            if isinstance(chunks[0], bytes):
+                self._codes.update(b"".join(chunks))  # type: ignore[arg-type]
+            else:
+                for chunk in chunks:
+                    self._codes.update(chunk)
+        return self._codes
+
+    def count_bad(self) -> None:
+        """Set :attr:`bad_glyphs` once the walk is over (one C pass for one-byte fonts)."""
+        font = self.font
+        if not font.can_be_bad:
+            self.bad_glyphs = 0
+        elif self.drawn and not self._codes and isinstance(self.drawn[0], bytes):
+            self.bad_glyphs = len(b"".join(self.drawn).translate(None, font.good_bytes))  # type: ignore[arg-type]
+        else:
+            self.bad_glyphs = sum(n for code, n in self.codes.items() if font.is_bad_code(code))
+        self._counted = True
+
+    def judge(self) -> tuple[FontStatus, str, str | None]:
+        """(status, route, evidence) for this page's glyphs; see :meth:`FontInfo.judge_use`."""
+        if not self.font.can_be_bad or self._counted and not self.bad_glyphs:
+            return self.font.judge_clean(self.coded)
+        return self.font.judge_use(self.codes)
+
+    @property
+    def status(self) -> FontStatus:
+        return self.judge()[0]
+
+    @property
+    def route(self) -> str:
+        return self.judge()[1]
+
+    @property
+    def problem(self) -> str | None:
+        return self.judge()[2]
+
+    def report(self) -> FontReport:
+        """This use as the report model's font line, judged by the glyphs this page draws."""
+        status, route, problem = self.judge()
+        return FontReport(
+            name=self.font.name,
+            subtype=self.font.subtype,
+            encoding=self.font.encoding,
+            route=route,
+            status=status,
+            glyphs=self.glyphs,
+            unmapped=self.bad_glyphs,
+            problem=problem,
+        )
+
+
+@dataclass
+class PageContent:
+    """What one page draws (see the module docstring)."""
+
+    fonts: list[FontUse]
+    glyphs: int
+    bad_glyphs: int
+    invisible_glyphs: int
+    image_coverage: float
+    images: int
+    #: Images too small (in pixels or on the page) to hold text.
+    small_images: int = 0
+    #: Glyphs drawn by annotations' appearance streams.
+    annotation_glyphs: int = 0
+    #: Glyphs covered by /ActualText.
+    actual_text_glyphs: int = 0
+    #: Path-painting and shading operators (vector art).
+    paths: int = 0
+    #: Glyphs whose string starts outside the page box (included in ``glyphs``).
+    offpage_glyphs: int = 0
+    #: Page box used for coverage: (x0, y0, x1, y1).
+    box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
+    #: Parts of the page that could not be read (skipped), one line each.
+    errors: list[str] = field(default_factory=list)
+    #: The page's text through the fonts' declared routes, bounded (see pagetext).
+    text: str = ""
+    #: False when some font's codes need tables we do not ship: ask a real reader instead.
+    text_complete: bool = True
+    #: Characters of text the walk was allowed to collect (see :attr:`text_cut`).
+    text_budget: int = TEXT_BUDGET
+
+    @property
+    def text_cut(self) -> bool:
+        """Was the text cut short by a budget below the usual one (a lean walk)?
+
+        A lean walk collects only enough text for the report's sample: on a
+        page whose fonts earlier pages vouched for, nothing else reads it.
+        The classifier walks the page again in full when a rung needs more.
+        """
+        return self.text_budget < TEXT_BUDGET and len(self.text) >= self.text_budget
+
+    @property
+    def bad_share(self) -> float:
+        """Share of drawn glyphs that have no usable route (0 when nothing is drawn)."""
+        return self.bad_glyphs / self.glyphs if self.glyphs else 0.0
+
+
+@dataclass
+class _State:
+    ctm: Matrix = IDENTITY
+    font: FontInfo | None = None
+    font_key: Any = None
+    text_font: TextFont | None = None
+    size: float = 0.0
+    render: int = 0
+    scale: float = 1.0
+    rise: float = 0.0
+    leading: float = 0.0
+
+    def copy(self) -> _State:
+        return _State(
+            self.ctm,
+            self.font,
+            self.font_key,
+            self.text_font,
+            self.size,
+            self.render,
+            self.scale,
+            self.rise,
+            self.leading,
+        )
+
+
+class _Walker:
+    def __init__(
+        self, pdf: pikepdf.Pdf, cache: dict[Any, FontInfo], box: tuple[float, ...],
+        text_budget: int = TEXT_BUDGET,
+    ) -> None:
+        self.pdf = pdf
+        self.cache = cache
+        self.box = box
+        m = OFFPAGE_MARGIN
+        #: The page box widened by the margin, for :meth:`on_page`.
+        self.margin_box = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+        self.uses: dict[Any, FontUse] = {}
+        self.images = 0
+        self.small_images = 0
+        self.paths = 0
+        self.annotation_glyphs = 0
+        self.in_annotation = False
+        self.grid = bytearray(GRID * GRID)
+        self.errors: list[str] = []
+        self.active: set[Any] = set()
+        #: Optional-content groups that are off in the default configuration (objgens).
+        self.off_groups: set[Any] = _off_groups(pdf)
+        #: Depth of hidden optional content around the current operator.
+        self.hidden = 0
+        self.type3_done: set[tuple[Any, int]] = set()
+        self.text = TextSink(text_budget)
+
+    # -- resources ----------------------------------------------------------------------------
+    def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo, TextFont] | None:
+        import pikepdf
+
+        try:
+            fonts = resources.get("/Font") if resources is not None else None
+            obj = fonts.get(name) if isinstance(fonts, pikepdf.Dictionary) else None
+        except Exception:
+            obj = None
+        if not isinstance(obj, pikepdf.Dictionary):
+            return None
+        key = obj.objgen if obj.is_indirect else ("direct", id(resources), str(name))
+        info = font_info(self.cache, key, obj)
+        return key, info, text_font(info)
+
+    # -- images -------------------------------------------------------------------------------
+    def image(self, width: int, height: int, ctm: Matrix) -> None:
+        if self.hidden:
+            return  # in an optional-content layer that is off: not shown
+        x0, y0, x1, y1 = _bbox(ctm)
+        if (
+            min(width, height) < MIN_IMAGE_SIDE_PX
+            or width * height < MIN_IMAGE_PIXELS
+            or min(x1 - x0, y1 - y0) < MIN_IMAGE_SIDE_PT
+        ):
+            self.small_images += 1
+            return
+        self.images += 1
+        bx0, by0, bx1, by1 = self.box
+        w, h = bx1 - bx0, by1 - by0
+        if w <= 0 or h <= 0:
+            return
+        i0 = max(0, int((x0 - bx0) / w * GRID))
+        i1 = min(GRID, int((x1 - bx0) / w * GRID + 0.999))
+        j0 = max(0, int((y0 - by0) / h * GRID))
+        j1 = min(GRID, int((y1 - by0) / h * GRID + 0.999))
+        if i1 <= i0 or j1 <= j0:
+            return
+        row = b"\x01" * (i1 - i0)
+        for j in range(j0, j1):
+            self.grid[j * GRID + i0 : j * GRID + i1] = row
+
+    def coverage(self) -> float:
+        return self.grid.count(1) / (GRID * GRID)
+
+    # -- the walk -----------------------------------------------------------------------------
+    def walk(
+        self,
+        source: Any,
+        resources: Any,
+        state: _State,
+        depth: int,
+        *,
+        type3: bool = False,
+        what: str = "content",
+    ) -> None:
+        """Interpret one content stream (page, form, glyph procedure or appearance)."""
+        import pikepdf
+
+        from .contentstream import from_pikepdf, instructions
+
+        if depth > MAX_DEPTH:
+            self.errors.append(f"{what}: nested deeper than {MAX_DEPTH} levels, not followed")
+            return
+        ops = instructions(source)
+        if ops is None:
+            import warnings
+
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
+                    ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
+            except Exception as exc:
+                self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+                return
+        stack: list[_State] = []
+        # Per open marked-content sequence: (its ActualText span, hides an optional-content layer).
+        # A span holds its text until the first glyph inside shows it (see show).
+        marked: list[tuple[list[str] | None, bool]] = []
+        spans: list[list[str]] = []
+        hidden_at_start = self.hidden
+        tm: Matrix = IDENTITY
+        tlm: Matrix = IDENTITY
+        fonts: dict[str, Any] = {}  # Tf operand -> what self.font gave, for this stream
+        for op, args in ops:
+            try:
+                # Most frequent first (Tj, Td, Tf, TJ make up nine in ten of a typeset page).
+                if op == b"Tj":
+                    if args:
+                        shown = args if len(args) == 1 else (args[-1],)
+                        tm = self.show(shown, state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
+                elif op == b"Td":
+                    tm = tlm = _translate(tlm, float(args[0]), float(args[1]))
+                elif op == b"Tf":
+                    name = args[0] if args else None
+                    if type(name) is str:  # the same font is selected again and again
+                        found = fonts.get(name, _UNSEEN)
+                        if found is _UNSEEN:
+                            found = fonts[name] = self.font(resources, name)
+                    else:
+                        found = self.font(resources, name) if args else None
+                    state.font_key, state.font, state.text_font = found or (None, None, None)
+                    if found is None and args:
+                        self.errors.append(f"{what}: font {args[0]} is not in the resources")
+                    state.size = float(args[1]) if len(args) > 1 else state.size
+                elif op == b"TJ":
+                    if args:
+                        tm = self.show(args[0], state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
+                elif op == b"Tm":
+                    if len(args) == 6:
+                        a, b, c, d, e, f = map(float, args)
+                        tm = tlm = (a, b, c, d, e, f)
+                elif op == b"T*":
+                    tm = tlm = _translate(tlm, 0.0, -state.leading)
+                elif op == b"TL":
+                    state.leading = float(args[0])
+                elif op == b"BT":
+                    tm = tlm = IDENTITY
+                elif op == b"ET":
+                    pass
+                elif op == b"TD":
+                    tx, ty = float(args[0]), float(args[1])
+                    state.leading = -ty
+                    tm = tlm = _translate(tlm, tx, ty)
+                elif op in (b"'", b'"'):
+                    tm = tlm = _translate(tlm, 0.0, -state.leading)
+                    if args:
+                        tm = self.show((args[-1],), state, resources, tm, depth, type3,
+                                       spans[0] if spans else None)
+                elif op == b"Tr":
+                    state.render = int(args[0])
+                elif op == b"q":
+                    stack.append(state.copy())
+                elif op == b"Q":
+                    if stack:
+                        state = stack.pop()
+                elif op == b"cm":
+                    m = _matrix(args)
+                    if m is not None:
+                        state.ctm = _mul(m, state.ctm)
+                elif op == b"Tz":
+                    state.scale = float(args[0]) / 100.0
+                elif op == b"Ts":
+                    state.rise = float(args[0])
+                elif op == b"Do":
+                    if args:
+                        self.do(args[0], resources, state, depth, type3, what)
+                elif op == b"BDC":
+                    found = _actual_text(args, resources)
+                    span = None if found is None else [found]
+                    off = self.is_hidden_oc(args, resources)
+                    marked.append((span, off))
+                    if span is not None:
+                        spans.append(span)
+                    self.hidden += off
+                elif op == b"BMC":
+                    marked.append((None, False))
+                elif op == b"EMC":
+                    if marked:
+                        span, off = marked.pop()
+                        if span is not None and spans:
+                            spans.pop()
+                        self.hidden -= off
+                elif op == b"BI":
+                    try:
+                        self.image(int(args.width), int(args.height), state.ctm)
+                    except Exception:
+                        self.small_images += 1
+                elif op in _PAINT:
+                    self.paths += 1
+            except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
+                continue  # a malformed operand skips its operator, as viewers do
+        self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
+
+    def ocg_off(self, oc: Any) -> bool:
+        """Is this optional-content group (or membership dictionary) off by default?"""
+        import pikepdf
+
+        if not self.off_groups or not isinstance(oc, pikepdf.Dictionary):
+            return False
+        if oc.get("/Type") == pikepdf.Name.OCMD:
+            groups = oc.get("/OCGs")
+            members = list(groups) if isinstance(groups, pikepdf.Array) else [groups]
+            keys = [m.objgen for m in members if isinstance(m, pikepdf.Dictionary)]
+            return bool(keys) and all(k in self.off_groups for k in keys)  # AnyOn, the default
+        return oc.objgen in self.off_groups
+
+    def is_hidden_oc(self, args: Any, resources: Any) -> bool:
+        import pikepdf
+
+        if not self.off_groups or len(args) < 2 or args[0] != "/OC":
+            return False
+        props = args[1]
+        if isinstance(props, str):
+            table = resources.get("/Properties") if resources is not None else None
+            props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
+        return self.ocg_off(props)
+
+    def on_page(self, tm: Matrix, state: _State) -> bool:
+        """Does the string start inside the page box (with a margin)? Advances are not tracked."""
+        ctm = state.ctm
+        x0, y0 = tm[4], tm[5] + state.rise
+        x = ctm[0] * x0 + ctm[2] * y0 + ctm[4]
+        y = ctm[1] * x0 + ctm[3] * y0 + ctm[5]
+        left, bottom, right, top = self.margin_box
+        return left <= x <= right and bottom <= y <= top
+
+    def show(
+        self,
+        items: Any,
+        state: _State,
+        resources: Any,
+        tm: Matrix,
+        depth: int,
+        type3: bool,
+        actual: list[str] | None,
+    ) -> Matrix:
+        """One text-showing operator. Inside an ActualText span (``actual``), the span's text
+        stands for every glyph in it, as in every reader: the first string shows it, the rest
+        nothing. Returns the text matrix moved past the string (see TextSink.show)."""
+        info = state.font
+        if info is None or type3:
+            return tm  # no font selected (broken file) or inside a glyph procedure: not text
+        if len(items) == 1 and type(items[0]) is bytes:
+            raw = items[0]
+        else:
+            raw = b"".join([item for item in items if isinstance(item, bytes)])
+        # One-byte fonts (most simple fonts): the bytes are the codes; skip building a list.
+        ranges = info.code_ranges
+        codes: Sequence[int] = (
+            raw if ranges is ONE_BYTE or ranges == ONE_BYTE else info.split_codes(raw)
+        )
+        if not codes:
+            return tm
+        use = self.uses.get(state.font_key)
+        if use is None:
+            use = self.uses[state.font_key] = FontUse(info, font_key=state.font_key)
+        n = len(codes)
+        a2, b2, c2, d2, e2, f2 = state.ctm
+        e, f = tm[4], tm[5]
+        rise = state.rise
+        if self.in_annotation:
+            self.annotation_glyphs += n
+        else:  # does the string start on the page (see on_page)?
+            y0 = f + rise
+            x = a2 * e + c2 * y0 + e2
+            y = b2 * e + d2 * y0 + f2
+            left, bottom, right, top = self.margin_box
+            if not (left <= x <= right and bottom <= y <= top):
+                use.offpage_glyphs += n
+        use.glyphs += n
+        if state.render in _INVISIBLE_MODES or self.hidden:
+            use.invisible_glyphs += n
+        if actual is not None:
+            use.actual_text_glyphs += n
+        else:
+            use.coded += n
+            use.drawn.append(codes)
+        text = self.text
+        decoding = state.text_font or text_font(info)
+        moved = tm
+        if text.size < text.budget:
+            c, d = tm[2], tm[3]
+            mc, md = c * a2 + d * c2, c * b2 + d * d2
+            origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
+            em = state.size * (mc * mc + md * md) ** 0.5
+            if actual is None:
+                advance = text.show(decoding, items, origin, em, state.scale, key=id(use))
+            else:
+                advance = text.show(decoding, items, origin, em, state.scale,
+                                    instead=actual.pop() if actual else "")
+            if advance:
+                moved = _translate(tm, advance * state.size, 0.0)
+        elif not decoding.complete:
+            text.complete = False  # past the budget too: whether a reader is needed is exact
+        if info.subtype == "Type3" and depth < MAX_DEPTH:
+            self.type3(state, resources, codes, tm, depth)
+        return moved
+
+    def type3(
+        self, state: _State, resources: Any, codes: Sequence[int], tm: Matrix, depth: int
+    ) -> None:
+        """Walk the glyph procedures drawn (once per font and code): they may paint images."""
+        import pikepdf
+
+        key = state.font_key
+        fresh = [c for c in set(codes) if (key, c) not in self.type3_done]
+        if not fresh:
+            return
+        try:
+            font = (
+                self.pdf.get_object(key) if isinstance(key, tuple) and key[0] != "direct" else None
+            )
+        except Exception:
+            font = None
+        if not isinstance(font, pikepdf.Dictionary):
+            return
+        procs = font.get("/CharProcs")
+        if not isinstance(procs, pikepdf.Dictionary):
+            return
+        font_matrix = _matrix(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])) or IDENTITY
+        own = font.get("/Resources", resources)
+        text_space = _mul(
+            _mul(font_matrix, (state.size * state.scale, 0, 0, state.size, 0, state.rise)),
+            _mul(tm, state.ctm),
+        )
+        for code in fresh:
+            self.type3_done.add((key, code))
+            name = _type3_name(font, code)
+            if name is None:
+                continue
+            proc = procs.get(name)
+            if isinstance(proc, pikepdf.Stream):
+                sub = _State(ctm=text_space)
+                self.walk(proc, own, sub, depth + 1, type3=True, what=f"Type3 glyph {name}")
+
+    def do(
+        self, name: Any, resources: Any, state: _State, depth: int, type3: bool, what: str
+    ) -> None:
+        import pikepdf
+
+        xobjects = resources.get("/XObject") if resources is not None else None
+        obj = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
+        if not isinstance(obj, pikepdf.Stream):
+            return
+        if self.ocg_off(obj.get("/OC")):
+            self.hidden += 1
+            try:
+                self.draw_xobject(obj, name, resources, state, depth, type3, what)
+            finally:
+                self.hidden -= 1
+        else:
+            self.draw_xobject(obj, name, resources, state, depth, type3, what)
+
+    def draw_xobject(
+        self, obj: Any, name: Any, resources: Any, state: _State, depth: int, type3: bool, what: str
+    ) -> None:
+        import pikepdf
+
+        sub = obj.get("/Subtype")
+        if sub == pikepdf.Name.Image:
+            self.image(int(obj.get("/Width", 0)), int(obj.get("/Height", 0)), state.ctm)
+        elif sub == pikepdf.Name.Form:
+            key = obj.objgen
+            if key in self.active:
+                self.errors.append(f"{what}: form {name} draws itself, not followed")
+                return
+            self.active.add(key)
+            inner = state.copy()
+            m = _matrix(obj.get("/Matrix", IDENTITY))
+            if m is not None:
+                inner.ctm = _mul(m, inner.ctm)
+            try:
+                self.walk(
+                    obj,
+                    obj.get("/Resources", resources),
+                    inner,
+                    depth + 1,
+                    type3=type3,
+                    what=f"form {name}",
+                )
+            finally:
+                self.active.discard(key)
+
+    def annotations(self, page: Any, depth: int) -> None:
+        """Walk the normal appearance of each visible annotation, placed on its Rect."""
+        import pikepdf
+
+        annots = page.get("/Annots")
+        if not isinstance(annots, pikepdf.Array):
+            return
+        for annot in annots:
+            if not isinstance(annot, pikepdf.Dictionary):
+                continue
+            try:
+                flags = int(annot.get("/F", 0))
+            except (TypeError, ValueError):
+                flags = 0
+            if flags & 2 or flags & 32 or annot.get("/Subtype") == pikepdf.Name.Popup:
+                continue  # hidden or no-view annotations draw nothing
+            ap = annot.get("/AP")
+            normal = ap.get("/N") if isinstance(ap, pikepdf.Dictionary) else None
+            if isinstance(normal, pikepdf.Dictionary) and not isinstance(normal, pikepdf.Stream):
+                state_name = annot.get("/AS")
+                normal = normal.get(str(state_name)) if state_name is not None else None
+            if not isinstance(normal, pikepdf.Stream):
+                continue
+            rect = _matrix(list(annot.get("/Rect", [])) + [0, 0])
+            bbox = _matrix(list(normal.get("/BBox", [0, 0, 1, 1])) + [0, 0])
+            form_m = _matrix(normal.get("/Matrix", IDENTITY)) or IDENTITY
+            ctm = IDENTITY
+            if rect is not None and bbox is not None:
+                x0, y0, x1, y1 = _bbox(form_m, (bbox[0], bbox[1], bbox[2], bbox[3]))
+                rx0, ry0 = min(rect[0], rect[2]), min(rect[1], rect[3])
+                rx1, ry1 = max(rect[0], rect[2]), max(rect[1], rect[3])
+                sx = (rx1 - rx0) / (x1 - x0) if x1 > x0 else 1.0
+                sy = (ry1 - ry0) / (y1 - y0) if y1 > y0 else 1.0
+                ctm = _mul(form_m, (sx, 0, 0, sy, rx0 - x0 * sx, ry0 - y0 * sy))
+            self.in_annotation = True
+            try:
+                self.walk(
+                    normal,
+                    normal.get("/Resources"),
+                    _State(ctm=ctm),
+                    depth + 1,
+                    what="annotation appearance",
+                )
+            finally:
+                self.in_annotation = False
+
+
+def _type3_name(font: Any, code: int) -> Any:
+    import pikepdf
+
+    enc = font.get("/Encoding")
+    diffs = enc.get("/Differences") if isinstance(enc, pikepdf.Dictionary) else None
+    if not isinstance(diffs, pikepdf.Array):
+        return None
+    current = 0
+    found = None
+    for item in diffs:
+        if isinstance(item, pikepdf.Name):
+            if current == code:
+                found = item
+            current += 1
+        else:
+            try:
+                current = int(item)
+            except (TypeError, ValueError):
+                continue
+    return found
+
+
+def _off_groups(pdf: Any) -> set[Any]:
+    """Objgens of the optional-content groups listed OFF in the default configuration."""
+    import pikepdf
+
+    try:
+        props = pdf.Root.get("/OCProperties")
+        default = props.get("/D") if isinstance(props, pikepdf.Dictionary) else None
+        off = default.get("/OFF") if isinstance(default, pikepdf.Dictionary) else None
+        if isinstance(off, pikepdf.Array):
+            return {g.objgen for g in off if isinstance(g, pikepdf.Dictionary)}
+    except (pikepdf.PdfError, AttributeError, TypeError):
+        pass
+    return set()
+
+
+def _actual_text(args: Any, resources: Any) -> str | None:
+    """The /ActualText of a BDC's properties (inline or named in /Properties), or None."""
+    import pikepdf
+
+    if len(args) < 2:
+        return None
+    props = args[1]
+    if isinstance(props, str):
+        table = resources.get("/Properties") if resources is not None else None
+        props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
+    if not isinstance(props, pikepdf.Dictionary) or "/ActualText" not in props:
+        return None
+    value = props.get("/ActualText")
+    try:
+        return printable(str(value)) if isinstance(value, pikepdf.String) else ""
+    except Exception:  # noqa: BLE001 - undecodable text: the span still covers its glyphs
+        return ""
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
+
+
+def page_box(page: Any) -> tuple[float, float, float, float]:
+    """CropBox clipped to the MediaBox (the visible page), else the MediaBox, else Letter."""
+    media = _matrix(list(page.get("/MediaBox", [0, 0, 612, 792])) + [0, 0])
+    if media is None:
+        media = (0.0, 0.0, 612.0, 792.0, 0.0, 0.0)
+    mx0, my0 = min(media[0], media[2]), min(media[1], media[3])
+    mx1, my1 = max(media[0], media[2]), max(media[1], media[3])
+    crop = page.get("/CropBox")
+    if crop is not None:
+        c = _matrix(list(crop) + [0, 0])
+        if c is not None:
+            cx0, cy0 = max(min(c[0], c[2]), mx0), max(min(c[1], c[3]), my0)
+            cx1, cy1 = min(max(c[0], c[2]), mx1), min(max(c[1], c[3]), my1)
+            if cx1 > cx0 and cy1 > cy0:
+                return cx0, cy0, cx1, cy1
+    return mx0, my0, mx1, my1
+
+
+def font_info(cache: dict[Any, FontInfo], key: Any, obj: Any) -> FontInfo:
+    """The analysis of font `obj`, made once per key (its objgen) and kept in `cache`."""
+    info = cache.get(key)
+    if info is None:
+        info = analyse_font(obj)
+        cache[key] = info
+        remember_width(info, obj)
+    return info
+
+
+def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
+              text_budget: int = TEXT_BUDGET) -> PageContent:
+    """Walk page ``page_index`` (0-based) and count what it draws.
+
+    ``cache`` maps font objgen to :class:`FontInfo`; keep one per open Pdf so a
+    font shared by many pages is analysed once. Malformed parts are skipped and
+    listed in ``errors``; a page whose content cannot be read at all raises a
+    one-line ``ValueError``. ``text_budget`` bounds the text collected (see
+    :attr:`PageContent.text_cut`); the counts never depend on it.
+    """
+    import pikepdf
+
+    try:
+        page = pdf.pages[page_index].obj
+    except (IndexError, pikepdf.PdfError) as exc:
+        raise ValueError(f"page {page_index + 1}: cannot be read ({_one_line(exc)})") from None
+    box = page_box(page)
+    walker = _Walker(pdf, cache, box, text_budget)
+    resources = page.get("/Resources")
+    contents = page.get("/Contents")
+    what = f"page {page_index + 1}"
+    if isinstance(contents, (pikepdf.Array, pikepdf.Stream)):
+        walker.walk(pdf.pages[page_index], resources, _State(), 0, what=what)
+        failed = bool(walker.errors) and walker.errors[0].startswith(f"{what}: content stream")
+        if failed and isinstance(contents, pikepdf.Array) and len(contents) > 1:
+            # One bad part spoils the joined stream: read the parts one by one instead.
+            first = walker.errors.pop(0)
+            for part in contents:
+                if isinstance(part, pikepdf.Stream):
+                    walker.walk(part, resources, _State(), 0, what=what)
+            failed = len(walker.errors) >= len(contents) and not walker.uses
+            if failed:
+                walker.errors.insert(0, first)
+        if failed and not walker.uses and not walker.images:
+            raise ValueError(walker.errors[0])
+    walker.annotations(page, 0)
+    uses = list(walker.uses.values())
+    for use in uses:
+        use.count_bad()
+        use.text = walker.text.font_text(id(use))
+    return PageContent(
+        fonts=uses,
+        glyphs=sum(u.glyphs for u in uses),
+        bad_glyphs=sum(u.bad_glyphs for u in uses),
+        invisible_glyphs=sum(u.invisible_glyphs for u in uses),
+        image_coverage=walker.coverage(),
+        images=walker.images,
+        small_images=walker.small_images,
+        annotation_glyphs=walker.annotation_glyphs,
+        actual_text_glyphs=sum(u.actual_text_glyphs for u in uses),
+        offpage_glyphs=sum(u.offpage_glyphs for u in uses),
+        paths=walker.paths,
+        box=box,
+        errors=walker.errors,
+        text=walker.text.text(),
+        text_complete=walker.text.complete,
+        text_budget=text_budget,
+    )

@@ -1,0 +1,458 @@
+"""Tesseract and OCRmyPDF, used only where a text layer cannot be repaired otherwise.
+
+Two uses:
+
+* :func:`recognise` reads one rendered page with Tesseract's hOCR output and
+  its per-character boxes; :mod:`.recover` aligns those characters with the
+  glyph codes drawn there to build a ToUnicode (the page stays vector).
+* :func:`ocr_pages` runs OCRmyPDF on the pages that still cannot be read —
+  ``--force-ocr`` for pages whose visible text is garbage, plain OCR for
+  pages that are only images — and puts those pages back into the document,
+  so readable pages are never rasterised.
+
+A missing Tesseract or language pack is a :class:`~.errors.MissingOCR` that
+names the Debian package to install (exit status 3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import MissingOCR, TextLayerError
+
+#: ISO 639-1 code -> Tesseract traineddata name (and Debian's tesseract-ocr-NAME package).
+TESSERACT_CODES: dict[str, str] = {
+    "en": "eng",
+    "fr": "fra",
+    "de": "deu",
+    "es": "spa",
+    "it": "ita",
+    "pt": "por",
+    "nl": "nld",
+    "pl": "pol",
+    "cs": "ces",
+    "sk": "slk",
+    "sl": "slv",
+    "hr": "hrv",
+    "sr": "srp",
+    "ro": "ron",
+    "hu": "hun",
+    "fi": "fin",
+    "sv": "swe",
+    "da": "dan",
+    "no": "nor",
+    "nb": "nor",
+    "is": "isl",
+    "et": "est",
+    "lv": "lav",
+    "lt": "lit",
+    "ru": "rus",
+    "uk": "ukr",
+    "be": "bel",
+    "bg": "bul",
+    "mk": "mkd",
+    "el": "ell",
+    "tr": "tur",
+    "ca": "cat",
+    "eu": "eus",
+    "gl": "glg",
+    "ga": "gle",
+    "cy": "cym",
+    "la": "lat",
+    "ar": "ara",
+    "fa": "fas",
+    "he": "heb",
+    "hi": "hin",
+    "th": "tha",
+    "vi": "vie",
+    "id": "ind",
+    "ms": "msa",
+    "zh": "chi_sim",
+    "ja": "jpn",
+    "ko": "kor",
+}
+#: Script Tesseract's OSD reports -> the language pack that reads it best by default.
+SCRIPT_LANG = {
+    "Latin": "eng",
+    "Cyrillic": "rus",
+    "Greek": "ell",
+    "Arabic": "ara",
+    "Hebrew": "heb",
+    "Han": "chi_sim",
+    "Japanese": "jpn",
+    "Korean": "kor",
+}
+#: Resolution pages are rendered at for character recognition.
+OCR_DPI = 300
+#: Seconds one Tesseract or OCRmyPDF run may take before it is given up.
+TIMEOUT = 600
+
+
+@dataclass(frozen=True)
+class TesseractInfo:
+    version: str
+    languages: frozenset[str]
+
+
+def debian_package(lang: str) -> str:
+    return "tesseract-ocr-" + lang.replace("_", "-").lower()
+
+
+@functools.lru_cache(maxsize=1)
+def _probe(program: str) -> TesseractInfo | None:
+    exe = shutil.which(program)
+    if exe is None:
+        return None
+    try:
+        ver = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+        langs = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    first = (ver.stdout or ver.stderr).strip().splitlines()
+    version = first[0].split()[-1] if first else "unknown"
+    names = [ln.strip() for ln in langs.stdout.splitlines()[1:] if ln.strip()]
+    return TesseractInfo(version, frozenset(names))
+
+
+def tesseract_program() -> str:
+    """The Tesseract executable (``TEXTLAYER_TESSERACT`` overrides it: tests, odd installs)."""
+    return os.environ.get("TEXTLAYER_TESSERACT", "tesseract")
+
+
+def tesseract_info() -> TesseractInfo:
+    """Version and installed languages, or MissingOCR naming the package to install."""
+    info = _probe(tesseract_program())
+    if info is None:
+        raise MissingOCR("Tesseract OCR", "apt-get install tesseract-ocr")
+    return info
+
+
+def tesseract_lang(code: str) -> str:
+    """A user's language code (ISO 639-1 ``fr``, Tesseract ``fra``, ``eng+fra``) for Tesseract."""
+    parts = [p.strip().lower() for p in code.split("+") if p.strip()]
+    if not parts:
+        raise ValueError(f"empty language code {code!r}")
+    return "+".join(TESSERACT_CODES.get(p, p) for p in parts)
+
+
+def require(lang: str) -> TesseractInfo:
+    """Check Tesseract and every pack of ``lang`` (Tesseract form) are installed."""
+    info = tesseract_info()
+    missing = [p for p in lang.split("+") if p not in info.languages]
+    if missing:
+        raise missing_packs(missing)
+    return info
+
+
+def missing_packs(missing: list[str]) -> MissingOCR:
+    """The error for Tesseract packs that are not installed, naming the Debian packages."""
+    return MissingOCR(
+        f"Tesseract language pack {'+'.join(missing)!r}",
+        "apt-get install " + " ".join(debian_package(p) for p in missing),
+    )
+
+
+def ocrmypdf_available() -> bool:
+    try:
+        import ocrmypdf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- characters
+
+
+@dataclass(frozen=True)
+class OcrChar:
+    """One character Tesseract recognised, with its box in image pixels (top-left origin)."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    conf: float
+    word: int
+    line: int
+    #: The candidates Tesseract weighed for this character, with confidences (lstm_choice_mode).
+    choices: tuple[tuple[str, float], ...] = ()
+
+
+_BBOX = re.compile(r"(?:bbox|x_bboxes)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)")
+_CONF = re.compile(r"x_conf\s+([\d.]+)")
+_CHOICE_CONF = re.compile(r"x_confs\s+([\d.]+)")
+
+
+def parse_hocr(data: str) -> list[OcrChar]:
+    """Characters of a Tesseract hOCR document made with ``hocr_char_boxes=1``."""
+    root = ET.fromstring(data)
+    chars: list[OcrChar] = []
+    word_no = line_no = 0
+    for elem in root.iter():
+        cls = elem.get("class", "")
+        if cls in ("ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat"):
+            line_no += 1
+        elif cls == "ocrx_word":
+            word_no += 1
+        elif cls == "ocrx_cinfo" and "x_confs" in elem.get("title", "") and chars:
+            # One of the candidates Tesseract weighed for the character just read.
+            last = chars[-1]
+            found = _CHOICE_CONF.search(elem.get("title", ""))
+            choice = ("".join(elem.itertext()), float(found.group(1)) if found else 0.0)
+            chars[-1] = dataclasses.replace(last, choices=(*last.choices, choice))
+        elif cls == "ocrx_cinfo":
+            title = elem.get("title", "")
+            box = _BBOX.search(title)
+            conf = _CONF.search(title)
+            text = "".join(elem.itertext())
+            if box and text.strip():
+                x0, y0, x1, y1 = (float(v) for v in box.groups())
+                chars.append(
+                    OcrChar(
+                        text,
+                        (x0, y0, x1, y1),
+                        float(conf.group(1)) if conf else 0.0,
+                        word_no,
+                        line_no,
+                    )
+                )
+    return chars
+
+
+def chars_text(chars: Iterable[OcrChar]) -> str:
+    """The recognised text: words joined by spaces, lines by newlines."""
+    out: list[str] = []
+    last: OcrChar | None = None
+    for ch in chars:
+        if last is not None:
+            if ch.line != last.line:
+                out.append("\n")
+            elif ch.word != last.word:
+                out.append(" ")
+        out.append(ch.text)
+        last = ch
+    return "".join(out)
+
+
+def _env() -> dict[str, str]:
+    """Tesseract's environment: one OpenMP thread unless told otherwise.
+
+    Tesseract's threads fight each other and every other process on a busy
+    machine (a page took 3.2 s with them, 1.8 s without, on two loaded
+    cores); OCRmyPDF sets the same limit for its own Tesseract runs.
+    """
+    env = dict(os.environ)
+    env.setdefault("OMP_THREAD_LIMIT", "1")
+    return env
+
+
+def _run(args: list[str], what: str) -> subprocess.CompletedProcess[str]:
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT, env=_env())
+    except FileNotFoundError:
+        raise MissingOCR("Tesseract OCR", "apt-get install tesseract-ocr") from None
+    except subprocess.TimeoutExpired:
+        raise TextLayerError(f"{what} took longer than {TIMEOUT} s") from None
+    return done
+
+
+#: The last few pages read, by (image digest, language): choosing the language reads the
+#: first page in its script's language, and glyph OCR must not read it again in the same one.
+_READ: dict[tuple[str, str], list[OcrChar]] = {}
+_READ_KEEP = 4
+
+
+def recognise(image: Any, lang: str) -> list[OcrChar]:
+    """Tesseract's characters on a PIL image, with boxes and confidences."""
+    import hashlib
+
+    require(lang)
+    digest = hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
+    key = (digest, lang)
+    if key not in _READ:
+        while len(_READ) >= _READ_KEEP:
+            _READ.pop(next(iter(_READ)))
+        _READ[key] = _recognise(image, lang)
+    return list(_READ[key])
+
+
+#: Bands of pages read while choosing the language: (page digest, language) -> (top, bottom,
+#: characters in page pixels).
+_BANDS: dict[tuple[str, str], tuple[float, float, list[OcrChar]]] = {}
+
+
+def _digest(image: Any) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
+
+
+def remember_band(page: Any, lang: str, top: float, bottom: float, chars: list[OcrChar]) -> None:
+    """Keep what was read on a horizontal band of ``page`` (band pixels, moved to the page)."""
+    while len(_BANDS) >= _READ_KEEP:
+        _BANDS.pop(next(iter(_BANDS)))
+    moved = [
+        dataclasses.replace(c, box=(c.box[0], c.box[1] + top, c.box[2], c.box[3] + top))
+        for c in chars
+    ]
+    _BANDS[(_digest(page), lang)] = (top, bottom, moved)
+
+
+def band_read(page: Any, lang: str) -> tuple[float, float, list[OcrChar]] | None:
+    """A band of this page read earlier in this language: (top, bottom, characters)."""
+    return _BANDS.get((_digest(page), lang))
+
+
+def already_read(image: Any, lang: str) -> list[OcrChar] | None:
+    """What :func:`recognise` read on this image in this language earlier, if it still knows."""
+    import hashlib
+
+    digest = hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
+    found = _READ.get((digest, lang))
+    return None if found is None else list(found)
+
+
+def _recognise(image: Any, lang: str) -> list[OcrChar]:
+    with tempfile.TemporaryDirectory(prefix="textlayer-ocr-") as tmp:
+        png = Path(tmp, "page.png")
+        image.save(png)
+        base = Path(tmp, "out")
+        done = _run(
+            [
+                tesseract_program(),
+                str(png),
+                str(base),
+                "-l",
+                lang,
+                "--dpi",
+                str(OCR_DPI),
+                "-c",
+                "hocr_char_boxes=1",
+                # The candidates behind each character: a glyph two codes share is told apart.
+                "-c",
+                "lstm_choice_mode=2",
+                "hocr",
+            ],
+            "Tesseract",
+        )
+        out = base.with_suffix(".hocr")
+        if done.returncode != 0 or not out.exists():
+            raise TextLayerError(f"Tesseract failed: {_last_line(done.stderr)}")
+        return parse_hocr(out.read_text(encoding="utf-8"))
+
+
+def detect_script(image: Any) -> str | None:
+    """The language pack for the script Tesseract's OSD sees on the image, if it can tell."""
+    info = tesseract_info()
+    if "osd" not in info.languages:
+        return None
+    with tempfile.TemporaryDirectory(prefix="textlayer-osd-") as tmp:
+        png = Path(tmp, "page.png")
+        image.save(png)
+        done = _run(
+            # Twenty characters name the script as surely as fifty, in half the time.
+            [tesseract_program(), str(png), "-", "--psm", "0", "--dpi", str(OCR_DPI),
+             "-c", "min_characters_to_try=20"],
+            "Tesseract OSD",
+        )
+    match = re.search(r"Script:\s*(\w+)", done.stdout + done.stderr)
+    return SCRIPT_LANG.get(match.group(1)) if match else None
+
+
+def _last_line(text: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return lines[-1] if lines else "no message"
+
+
+# --------------------------------------------------------------------------- whole pages
+
+
+def _subset(data: bytes, indices: list[int], path: Path) -> None:
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as src, pikepdf.new() as out:
+        for index in indices:
+            out.pages.append(src.pages[index])
+        out.save(path)
+
+
+def _ocrmypdf(src: Path, dst: Path, lang: str, *, force: bool) -> None:
+    args = [
+        sys.executable,
+        "-m",
+        "ocrmypdf",
+        "-l",
+        lang,
+        "--output-type",
+        "pdf",
+        "--optimize",
+        "0",
+        "--jobs",
+        "1",
+        "--quiet",
+    ]
+    args.append("--force-ocr" if force else "--skip-text")
+    done = _run(args + [str(src), str(dst)], "OCRmyPDF")
+    if done.returncode == 3:
+        raise MissingOCR("Tesseract OCR (as OCRmyPDF needs it)", "apt-get install tesseract-ocr")
+    if done.returncode != 0 or not dst.exists():
+        raise TextLayerError(f"OCRmyPDF failed (exit {done.returncode}): {_last_line(done.stderr)}")
+
+
+def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> list[Any]:
+    """OCR the 0-based pages of the open pikepdf ``pdf`` in place.
+
+    ``modes`` maps a page index to ``"force"`` (rasterise visible garbage,
+    add an OCR layer) or ``"plain"`` (an image-only page: add the layer).
+    Only those pages are written out for OCRmyPDF; the rest of the
+    document never leaves pikepdf, so its vector text stays as it was.
+    Returns the opened OCR outputs: qpdf copies their stream data only when
+    ``pdf`` is saved, so the caller closes them after saving.
+    """
+    import io
+
+    import pikepdf
+
+    if not modes:
+        return []
+    require(lang)
+    if not ocrmypdf_available():
+        raise MissingOCR("OCRmyPDF", "pip install 'pytest-textlayer[ocr]'")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    data = buf.getvalue()
+    opened: list[Any] = []
+    with tempfile.TemporaryDirectory(prefix="textlayer-ocrmypdf-") as tmp:
+        for mode in ("force", "plain"):
+            indices = sorted(i for i, m in modes.items() if m == mode)
+            if not indices:
+                continue
+            src, dst = Path(tmp, f"{mode}-in.pdf"), Path(tmp, f"{mode}-out.pdf")
+            _subset(data, indices, src)
+            _ocrmypdf(src, dst, lang, force=mode == "force")
+            # Read into memory: the temporary folder goes before the caller saves.
+            done = pikepdf.open(io.BytesIO(dst.read_bytes()))
+            opened.append(done)
+            for position, index in enumerate(indices):
+                pdf.pages[index] = done.pages[position]
+    return opened
+
+
+def describe(info: TesseractInfo, lang: str, how: str) -> str:
+    return f"Tesseract {info.version}, language {lang} ({how})"
+
+
+def install_hint(langs: Iterable[str]) -> str:
+    return "apt-get install tesseract-ocr " + " ".join(debian_package(x) for x in langs)

@@ -1,0 +1,122 @@
+"""The one-regex content tokenizer gives the walk exactly what qpdf's parser gives, or defers.
+
+For every stream, `instructions` either returns None (qpdf's parser will
+decide) or the same operators with the same operands as
+`pikepdf.parse_content_stream`; streams are written by hand for the hard
+cases and generated from PDF tokens by hypothesis for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pikepdf
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_textlayer.pdf.content import OPERATORS
+from pytest_textlayer.pdf.contentstream import WALKED, from_pikepdf, instructions
+
+_PDF = pikepdf.new()  # streams live as long as their Pdf
+
+
+def _stream(data: bytes) -> Any:
+    return _PDF.make_stream(data)
+
+
+def by_qpdf(data: bytes) -> list[tuple[bytes, Any]] | None:
+    try:
+        parsed = pikepdf.parse_content_stream(_stream(data), OPERATORS)
+    except Exception:
+        return None
+    return [(op, args) for op, args in from_pikepdf(parsed) if op in WALKED or op == b"BI"]
+
+
+def agree(data: bytes) -> bool:
+    """True when the fast route deferred, or gave exactly qpdf's instructions."""
+    fast = instructions(_stream(data))
+    if fast is None:
+        return True
+    slow = by_qpdf(data)
+    assert slow is not None, f"qpdf cannot parse what the fast route accepted: {data!r}"
+    assert [op for op, _ in fast] == [op for op, _ in slow], data
+    for (op, a), (_, b) in zip(fast, slow, strict=True):
+        if op in (b"q", b"Q", b"BT", b"ET", b"T*", b"EMC") or op in (b"S", b"f", b"B", b"sh"):
+            continue  # operands the walk never reads
+        if op == b"BDC" and len(a) == 2 and a[1] is None:
+            # Properties of a marked-content id (and language) only are not built: the walk
+            # reads nothing in them (no ActualText, no optional content).
+            assert a[0] == b[0] != "/OC", (a, b, data)
+            assert isinstance(b[1], pikepdf.Dictionary), (a, b, data)
+            assert set(b[1].keys()) <= {"/MCID", "/Lang"}, (a, b, data)
+            continue
+        assert list(a) == list(b), (op, a, b, data)
+    return False
+
+
+@pytest.mark.parametrize("data", [
+    b"BT /F1 12 Tf 1 0 0 1 72 700 Tm (Hello) Tj T* [(W) 80 (orld) -250 (!)] TJ ET",
+    b"q 1 0 0 1 .5 -.5 cm 0 0 10 10 re f Q",
+    b"BT /F1 12 Tf (a\\(b\\)c\\\\d\\n\\101\\7\\0123) Tj ET",
+    b"BT /F1 12 Tf <48656c6c6f> Tj <48 65 6> Tj ET",
+    b"BT /F1 12 Tf (line one\\\ncontinued) Tj (cr\rlf\r\nend) Tj ET",
+    b"BT /F#31 12 Tf (x) Tj ET",
+    b"/P <</MCID 3>> BDC BT /F1 12 Tf (tagged) Tj ET EMC",
+    b"/Span <</ActualText (fi)>> BDC BT /F1 12 Tf (\\001) Tj ET EMC",
+    b"/OC /oc1 BDC /Im0 Do EMC /Artifact BMC EMC",
+    b"BT /F1 12 Tf 2 Tr 110 Tz 3 Ts 14 TL 1 2 TD (a) ' 1 2 (b) \" ET",
+    b"% a comment (with a paren\nBT /F1 12 Tf (x) Tj ET % trailing",
+    b"BT /F1 12 Tf +3 -4. Td (x)Tj[(y)]TJ ET",
+    b"BT\x00/F1\x0c12\x00Tf\x00(x)\x00Tj\x00ET",
+    b"0.5 g 1 0 0 RG 3 w [3 2] 0 d /GS0 gs BT /F1 12 Tf (x) Tj ET",
+    b"BT /F1 12 Tf true false null Tj (x) Tj ET",
+    b"/Span <</MCID 12 >> BDC /P<</MCID 3/Lang (en-GB)>>BDC EMC EMC",
+    b"/OC <</MCID 1>> BDC /P <</MCID 3 /ActualText (x)>> BDC EMC EMC",
+])
+def test_hand_written_streams_agree(data: bytes) -> None:
+    assert agree(data) is False  # these are the regular streams: the fast route must take them
+
+
+@pytest.mark.parametrize("data", [
+    b"BI /W 2 /H 2 /BPC 8 /CS /G ID \x00\x01\x02\x03 EI Q",  # binary data: only qpdf can cut it
+    b"BT /F1 12 Tf (nested (parens) here) Tj ET",
+    b"BT /F1 12 Tf (unterminated Tj ET",
+    b"BT /F1 12 Tf 12Tf (x) Tj ET",
+    b"BT /F1 12 Tf (x) Tj foo ET",
+    b"BT /F1 12 Tf [(x) Tj ET",
+    b"1 0 R Do",
+    b"BT /F1 12 Tf (x) Tj ET }",
+])
+def test_unusual_streams_go_to_qpdf(data: bytes) -> None:
+    assert instructions(_stream(data)) is None
+
+
+def test_a_page_with_several_content_streams_is_read_as_one() -> None:
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    page = pdf.pages[0]
+    page.obj.Contents = pikepdf.Array([pdf.make_stream(b"BT /F1 12 Tf (one) Tj"),
+                                       pdf.make_stream(b"(two) Tj ET")])
+    fast = instructions(page)
+    assert fast is not None
+    assert [(op, list(args)) for op, args in fast] == [
+        (b"BT", []), (b"Tf", ["/F1", 12.0]), (b"Tj", [b"one"]), (b"Tj", [b"two"]), (b"ET", [])]
+
+
+_TOKENS = st.sampled_from([
+    b"0", b"12", b"-3.5", b".25", b"+7", b"4.", b"/F1", b"/Name#20x", b"/", b"(abc)", b"(a\\)b)",
+    b"(\\101\\12)", b"()", b"<414243>", b"<4 1>", b"<>", b"[", b"]", b"<<", b">>", b"<</K 1>>",
+    b"true", b"null", b"BT", b"ET", b"Tf", b"Tj", b"TJ", b"Td", b"TD", b"Tm", b"T*", b"'", b'"',
+    b"cm", b"q", b"Q", b"Do", b"BDC", b"BMC", b"EMC", b"re", b"f", b"S", b"Tz", b"Tr", b"%c\n",
+    b"gs", b"d0", b"W*", b"xyz", b"(", b")", b"{", b"}", b"1-2", b"--1",
+])
+_SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c"])
+
+
+@pytest.mark.filterwarnings("ignore:Unexpected end of stream")  # qpdf on trailing operands
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_TOKENS, _SPACES), max_size=40))
+def test_generated_streams_agree_or_defer(parts: list[tuple[bytes, bytes]]) -> None:
+    data = b"".join(token + space for token, space in parts)
+    agree(data)

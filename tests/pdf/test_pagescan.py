@@ -1,0 +1,217 @@
+"""A long document's pages walked by two processes give the report one process gives."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+import pytest
+
+from pytest_textlayer.cli import main
+from pytest_textlayer.generators import generate
+from pytest_textlayer.judge.classifier import classify
+from pytest_textlayer.pdf import pagescan
+from pytest_textlayer.settings import CheckSettings
+
+
+def _two_cores() -> bool:
+    return (sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) >= 2
+            and pagescan.cpu_quota() >= 2)
+
+
+# Other threads (left by other tests in this worker) would rightly keep the helper from
+# starting: these tests then run in a fresh interpreter (tests/conftest.py).
+pytestmark = [pytest.mark.skipif(not _two_cores(), reason="needs Linux and two usable cores"),
+              pytest.mark.fresh_process]
+
+#: Every verdict the generators make, several times over: more pages than MIN_PAGES, fonts
+#: shared across pages (FontTrust carries what earlier pages proved) and broken ones.
+FAMILIES = ["readable", "severed", "shifted", "scrambled", "pua", "image-only", "blank",
+            "partial", "mixed-fonts", "collapsed"] * 3
+
+
+@pytest.fixture(scope="module")
+def long_mixed() -> bytes:
+    return generate("mixed", families=FAMILIES).pdf
+
+
+@pytest.fixture
+def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts helper starts (the real start runs: this only listens)."""
+    started: list[int] = []
+    real = pagescan._Helper.start
+
+    def counted(qpdf: Any, indices: list[int], cache: dict[Any, Any], hint: Any = None) -> Any:
+        started.append(len(indices))
+        return real(qpdf, indices, cache, hint)
+
+    monkeypatch.setattr(pagescan._Helper, "start", staticmethod(counted))
+    return started
+
+
+def test_a_helper_gives_the_report_one_process_gives(long_mixed: bytes,
+                                                     starts: list[int]) -> None:
+    alone = classify(long_mixed)
+    shared = classify(long_mixed, page_helper=True)
+    assert starts == [len(FAMILIES[1::2])]  # every other page after the first
+    assert shared.to_dict() == alone.to_dict()
+    assert len({p.verdict for p in shared.pages}) >= 5  # the shared pages were really judged
+
+
+def test_few_pages_and_the_environment_switch_keep_one_process(
+        long_mixed: bytes, starts: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    few = generate("mixed", families=FAMILIES[:5]).pdf
+    classify(few, page_helper=True)
+    monkeypatch.setenv(pagescan.ENV, "0")
+    classify(long_mixed, page_helper=True)
+    classify(long_mixed)  # the default: a library call never forks
+    assert starts == []
+
+
+def test_no_helper_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not pagescan.helper_possible(1000)
+    finally:
+        stop.set()
+        other.join()
+    assert pagescan.helper_possible(1000)
+
+
+def test_a_page_selection_is_shared_too(long_mixed: bytes, starts: list[int],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pagescan, "MIN_PAGES", 4)
+    settings = CheckSettings(pages=frozenset({2, 3, 5, 8, 13, 21, 27}))
+    shared = classify(long_mixed, settings=settings, page_helper=True)
+    assert starts == [3]  # 3, 8, 21: every other page after the first
+    assert [p.number for p in shared.pages] == [2, 3, 5, 8, 13, 21, 27]
+    assert shared.to_dict() == classify(long_mixed, settings=settings).to_dict()
+
+
+def _stops_after(pages: int, how: str) -> Any:
+    real = pagescan._serve
+
+    def serve(conn: Any, qpdf: Any, indices: list[int], cache: Any, parent: int,
+              hint: Any = None) -> None:
+        real(conn, qpdf, indices[:pages], cache, parent, hint)
+        if how == "crash":
+            os.kill(os.getpid(), signal.SIGKILL)  # as a reader crash or the OOM killer ends it
+
+    return serve
+
+
+@pytest.mark.parametrize("how", ["exit", "crash"])
+def test_a_helper_that_dies_hands_its_pages_back(long_mixed: bytes, starts: list[int],
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 how: str) -> None:
+    monkeypatch.setattr(pagescan, "_serve", _stops_after(3, how))
+    shared = classify(long_mixed, page_helper=True)
+    assert starts
+    assert shared.to_dict() == classify(long_mixed).to_dict()
+
+
+def test_a_page_the_helper_cannot_read_costs_that_page_as_in_one_process(
+        long_mixed: bytes, starts: list[int]) -> None:
+    pdf = pikepdf.open(io.BytesIO(long_mixed))
+    bad = pikepdf.Stream(pdf, b"this is not deflated")
+    bad.Filter = pikepdf.Name.FlateDecode
+    pdf.pages[5].obj.Contents = bad  # page 6: the helper walks pages 2, 4, 6, ...
+    out = io.BytesIO()
+    pdf.save(out)
+    shared = classify(out.getvalue(), page_helper=True)
+    assert starts
+    assert shared.error is None
+    page = shared.pages[5]
+    assert page.verdict.value == "undecodable" and page.decided_by == "readers"
+    assert page.evidence[0].startswith("qpdf cannot read this page (page 6: content stream")
+    assert "PDFium" in page.evidence[0]
+    assert [p.verdict.value for p in shared.pages[:5]] == \
+        [p.verdict.value for p in classify(long_mixed).pages[:5]]
+    assert shared.to_dict() == classify(out.getvalue()).to_dict()
+
+
+def test_the_command_line_shares_a_long_document(tmp_path: Path, long_mixed: bytes,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`textlayer check` on one file lets its worker use a helper; the report is the same."""
+    path = tmp_path / "long.pdf"
+    path.write_bytes(long_mixed)
+    assert main(["check", "--json", str(path)]) == 1
+    shared = capsys.readouterr().out
+    os.environ[pagescan.ENV] = "0"
+    try:
+        assert main(["check", "--json", str(path)]) == 1
+    finally:
+        del os.environ[pagescan.ENV]
+    assert capsys.readouterr().out == shared
+
+
+def test_a_helper_dies_with_its_parent(tmp_path: Path) -> None:
+    """A worker killed at its deadline leaves no helper behind (PR_SET_PDEATHSIG)."""
+    script = textwrap.dedent("""
+        import sys, time
+        from pytest_textlayer.pdf import pagescan
+        pagescan.scan_page = lambda *args: time.sleep(600)  # a page that never ends
+        helper = pagescan._Helper.start(None, [1], {})
+        print(helper.pid, flush=True)
+        time.sleep(600)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        helper = int(parent.stdout.readline())
+        assert _alive(helper)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 30
+    while _alive(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(helper)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for its reaper counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_the_plugins_guard_shares_a_long_document(long_mixed: bytes, tmp_path: Path) -> None:
+    """Collected PDFs are checked by a Guard's worker, which may use a helper too."""
+    from pytest_textlayer.run.workers import Guard
+
+    path = tmp_path / "long.pdf"
+    path.write_bytes(long_mixed)
+    with Guard(CheckSettings(), page_helper=True) as shared, Guard(CheckSettings()) as alone:
+        assert (shared.check(str(path)).report.to_dict()
+                == alone.check(str(path)).report.to_dict())
+
+
+@pytest.mark.parametrize(("text", "cores"), [("max 100000\n", float("inf")),
+                                              ("100000 100000\n", 1.0),
+                                              ("250000 100000\n", 2.5),
+                                              ("garbage", float("inf"))])
+def test_a_cgroup_quota_counts_as_cores(tmp_path: Path, text: str, cores: float) -> None:
+    """`docker --cpus=1` on a many-core host: one core, so no helper."""
+    path = tmp_path / "cpu.max"
+    path.write_text(text)
+    assert pagescan.cpu_quota(str(path)) == cores
+    assert pagescan.cpu_quota(str(tmp_path / "absent")) == float("inf")
+
+
+def test_a_one_core_quota_starts_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pagescan, "cpu_quota", lambda: 1.0)
+    assert not pagescan.helper_possible(1000)

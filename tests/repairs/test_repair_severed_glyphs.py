@@ -1,0 +1,101 @@
+"""A severed font read from its glyphs: Chromium's prose, no ToUnicode, no cmap, no post.
+
+The page is a justified paragraph with a bold heading and an italic phrase,
+as a browser prints it (every glyph placed on its own, spaces drawn by an
+empty glyph PDFium leaves out of its character list). Glyph OCR must give
+the text back exactly and keep the page vector: no whole-page OCR.
+
+Skipped without Chromium, DejaVu, or Tesseract with the packs used.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from pathlib import Path
+
+import pytest
+from _producers import CHROMIUM, norm, print_with_chromium
+
+from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
+from pytest_textlayer.repairs import ocr
+from pytest_textlayer.repairs.repairer import repair
+
+TEXTS = {
+    "fr": (
+        "Avis aux habitants",
+        "Les livres déjà empruntés pourront être rendus au bibliobus, garé près de la "
+        "piscine chaque mardi et vendredi ; la mairie s'excuse de la gêne occasionnée et "
+        "*un bénévole répond* chaque matin aux questions sur les pénalités.",
+    ),
+    "ru": (
+        "Объявление для жителей",
+        "Взятые книги можно вернуть в библиобус, который по вторникам и пятницам стоит у "
+        "крытого бассейна; *волонтёр отвечает* каждое утро, а весь фонд вернётся на полки "
+        "к середине апреля.",
+    ),
+}
+
+
+def _packs(*names: str) -> bool:
+    try:
+        return set(names) <= ocr.tesseract_info().languages
+    except Exception:  # noqa: BLE001 - no Tesseract at all
+        return False
+
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
+    pytest.mark.skipif(
+        not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists(),
+        reason="fonts-dejavu-core is needed to build the PDFs",
+    ),
+    pytest.mark.skipif(not _packs("fra", "rus", "osd"), reason="tesseract fra, rus, osd needed"),
+]
+
+
+def _severed(folder: Path, lang: str) -> tuple[Path, str]:
+    heading, body = TEXTS[lang]
+    parts = html.escape(body).split("*")
+    body_html = "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
+    page = folder / f"{lang}.html"
+    page.write_text(
+        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><body style='font-family:"
+        f" DejaVu Sans; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
+        f"<p>{body_html}</p></body></html>",
+        encoding="utf-8",
+    )
+    printed = folder / f"{lang}.orig.pdf"
+    assert print_with_chromium(page, printed)
+    variant = break_pdf(printed.read_bytes(), "sever")
+    assert variant.applies and variant.broken_pages
+    broken = folder / f"{lang}.pdf"
+    broken.write_bytes(variant.pdf)
+    return broken, norm(variant.truth[0])
+
+
+@pytest.mark.parametrize("lang", sorted(TEXTS))
+def test_a_severed_browser_page_reads_exactly_and_stays_vector(tmp_path: Path, lang: str) -> None:
+    broken, truth = _severed(tmp_path, lang)
+    out = tmp_path / f"{lang}.fixed.pdf"
+    report = repair(broken, out)  # the language is found, not given
+    [page] = report.pages
+    assert page.action == "tounicode", report.render()
+    assert "ocr-glyphs" in page.sources
+    assert report.ok
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+    assert out.stat().st_size <= 1.1 * broken.stat().st_size
+
+
+def test_the_space_of_a_severed_subset_is_its_empty_glyph(tmp_path: Path) -> None:
+    """PDFium leaves the space out; the program's outline-less glyph says what it is."""
+    import pikepdf
+
+    from pytest_textlayer.repairs.blankglyphs import blank_codes
+    from pytest_textlayer.repairs.recover import collect_fonts
+
+    broken, _ = _severed(tmp_path, "fr")
+    with pikepdf.open(io.BytesIO(broken.read_bytes())) as pdf:
+        usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
+        # DejaVu's space is glyph 3 and Chromium keeps glyph ids as codes.
+        assert all(blank_codes(u) == {3} for u in usages)

@@ -1,0 +1,101 @@
+"""The ToUnicode writer: codespace, ranges, UTF-16BE, determinism, and real readers following it."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_textlayer.repairs.tounicode_writer import MAX_BLOCK, attach, build_cmap, clean_map
+
+
+def _entries(cmap: bytes) -> dict[int, str]:
+    """Decode the bfchar/bfrange entries of a CMap we wrote (a tiny independent reader)."""
+    text = cmap.decode("ascii")
+    out: dict[int, str] = {}
+    for block in re.findall(r"beginbfchar\n(.*?)endbfchar", text, re.S):
+        for src, dst in re.findall(r"<([0-9A-F]+)> <([0-9A-F]+)>", block):
+            out[int(src, 16)] = bytes.fromhex(dst).decode("utf-16-be")
+    for block in re.findall(r"beginbfrange\n(.*?)endbfrange", text, re.S):
+        for lo, hi, dst in re.findall(r"<([0-9A-F]+)> <([0-9A-F]+)> <([0-9A-F]+)>", block):
+            first = ord(bytes.fromhex(dst).decode("utf-16-be"))
+            for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
+                out[code] = chr(first + i)
+    return out
+
+
+def test_two_byte_codespace_and_round_trip() -> None:
+    mapping = {3: " ", 36: "A", 37: "B", 38: "C", 0x1234: "é", 0x0100: "fi"}
+    cmap = build_cmap(mapping, width=2)
+    assert b"<0000> <FFFF>" in cmap
+    assert _entries(cmap) == mapping
+    assert b"<0024> <0026> <0041>" in cmap  # A..C as one range
+    assert b"<0100> <00660069>" in cmap  # a ligature stays one bfchar with two characters
+
+
+def test_one_byte_codespace() -> None:
+    cmap = build_cmap({0x41: "A", 0xFF: "ÿ"}, width=1)
+    assert b"<00> <FF>" in cmap
+    assert _entries(cmap) == {0x41: "A", 0xFF: "ÿ"}
+
+
+def test_supplementary_planes_use_surrogate_pairs() -> None:
+    cmap = build_cmap({5: "\U0001d400", 6: "\U0001d401"}, width=2)
+    assert b"<D835DC00>" in cmap and b"<D835DC01>" in cmap
+    assert b"beginbfrange" not in cmap  # a range would have to carry into the high surrogate
+    assert _entries(cmap) == {5: "\U0001d400", 6: "\U0001d401"}
+
+
+def test_ranges_never_cross_a_high_byte_or_carry_the_destination() -> None:
+    cmap = build_cmap({0x00FF: "a", 0x0100: "b", 0x10: "\u00ff", 0x11: "\u0100"}, width=2)
+    assert b"<00FF> <0100>" not in cmap
+    assert b"<0010> <0011>" not in cmap
+    assert _entries(cmap) == {0x00FF: "a", 0x0100: "b", 0x10: "\u00ff", 0x11: "\u0100"}
+
+
+def test_blocks_hold_at_most_100_entries_and_output_is_deterministic() -> None:
+    mapping = {i * 2: chr(0x4E00 + i * 7) for i in range(250)}
+    cmap = build_cmap(mapping, width=2)
+    counts = [int(n) for n in re.findall(rb"(\d+) beginbfchar", cmap)]
+    assert counts == [MAX_BLOCK, MAX_BLOCK, 50]
+    assert build_cmap(dict(reversed(list(mapping.items()))), width=2) == cmap
+
+
+def test_forbidden_values_and_out_of_space_codes_are_dropped() -> None:
+    kept = clean_map({1: "\x00", 2: "\ufeff", 3: "", 4: "a", 0x1FF: "b"}, width=1)
+    assert kept == {4: "a"}
+    with pytest.raises(ValueError, match="1 or 2"):
+        build_cmap({}, width=3)
+
+
+def test_readers_follow_an_attached_tounicode(tmp_path: Path) -> None:
+    """poppler, PDFium and pypdf all read the text through the stream attach() writes."""
+    import pikepdf
+    import pypdf
+    import pypdfium2
+    from test_repair_pdfs import add_type0_font, subset_font
+
+    text = "Zażółć gęślą jaźń"
+    data, gids = subset_font(text, order="first-use", keep="none")
+    pdf = pikepdf.new()
+    font = add_type0_font(pdf, data, gids, "CCCCCC+DejaVuSans")
+    page = pdf.add_blank_page(page_size=(400, 200))
+    page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    codes = b"".join(gids[c].to_bytes(2, "big") for c in text)
+    page.obj.Contents = pdf.make_stream(
+        b"BT /F1 18 Tf 20 100 Td <" + codes.hex().encode() + b"> Tj ET"
+    )
+    written = attach(pdf, font, {g: c for c, g in gids.items()})
+    assert written == len(set(text))
+    assert font.ToUnicode.Filter == pikepdf.Name.FlateDecode
+    path = tmp_path / "fixed.pdf"
+    pdf.save(path)
+    poppler = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert poppler.strip() == text
+    assert pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range().strip() == text
+    assert pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages[0].extract_text().strip() == text
