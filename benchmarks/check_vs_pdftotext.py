@@ -19,7 +19,7 @@ Each command runs as its own process; wall and CPU time are the best of
 the process and its children. Prints pdftotext's figures, then two lines per
 file with both ratios: `textlayer check` as installed (on a long document
 it walks every other page in a helper process when a second core is free,
-see pytest_textlayer/pagescan.py), and the same in one process
+see pytest_textlayer/pdf/pagescan.py), and the same in one process
 (TEXTLAYER_PAGE_HELPER=0). CPU time counts both processes. On a busy
 machine the CPU ratio is the steadier one, and the helper gains nothing.
 Python runs with its bytecode cache on, as an installed package does:
