@@ -16,20 +16,14 @@ from .plan import Plan, base_letters, spec_text
 
 #: Readings of a font's mapped letters that must disagree with its map to condemn it.
 CONTRADICTION = 0.25
-
-
 #: Fewest readings of mapped letters that such a judgement is made on.
 MIN_CONTRADICTION_READINGS = 20
 
 
 #: Sources that read a font by an order hypothesis (the codes' own numbers, moved or looked up).
 _ORDER_SOURCES = frozenset({"offset", "mac-standard", "codes"})
-
-
 #: Codes both an order hypothesis and glyph OCR map, at least, before OCR may overrule it.
 MIN_OVERRULE_CODES = 4
-
-
 #: Share of those codes on whose base letter the two disagree that overrules the order.
 OVERRULE_SHARE = 0.5
 

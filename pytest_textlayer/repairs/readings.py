@@ -18,16 +18,10 @@ from .plan import Plan
 #: A font's text under another reading must beat its present text by this many nats per
 #: letter pair (the prior is the other fonts or the program; the font's text only has to agree).
 SHIFT_GAIN = 0.0
-
-
 #: Fewest letter pairs of each reading their scores are compared on.
 MIN_COMPARE_PAIRS = 6
-
-
 #: Fewest letters a reading judged by the shape of its words must have.
 MIN_WORD_LETTERS = 4
-
-
 #: When both readings pass, the other must lead by this much to replace the present one.
 PASSING_LEAD = 0.5
 
@@ -202,8 +196,6 @@ def unspaced(text: str) -> bool:
 
 #: Share of a text's Han characters that must be commonly used ones for it to read as text...
 COMMON_HAN = 0.9
-
-
 #: ...and at most this share for the text it replaces to read as soup.
 SOUP_HAN = 0.75
 
@@ -215,8 +207,6 @@ def _is_han(ch: str) -> bool:
 
 #: A model whose alphabet holds this many ideographs writes in them (its own frequent ones).
 MIN_MODEL_HAN = 10
-
-
 #: The punctuation CJK text is written with (a shifted map gives the block's rarer marks).
 _CJK_PUNCTUATION = frozenset(
     "、。〃々〆〇〈〉《》「」『』【】〔〕〜・ー（）！？：；，．％＆＋－＝～／［］｛｝＜＞　"

@@ -198,8 +198,6 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
 
 #: Fewest letters of the thin CJK fonts, moved back, that the repaired fonts draw too...
 MIN_SHARED_LETTERS = 2
-
-
 #: ...and the share of their letters these must be (then the moved text is the document's).
 SHARED_SHARE = 0.5
 
