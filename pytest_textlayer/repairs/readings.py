@@ -1,7 +1,8 @@
 """Judging one reading of a font's text against another.
 
 Whether a font's text reads better under another map is asked by several
-steps of the repair; the evidence they weigh lives here: junk characters,
+steps of the repair (:mod:`.choice` weighs these comparisons as the evidence
+for a candidate reading); the measures they use live here: junk characters,
 the letter-pair model's verdicts, the shape of words when there are too few
 letter pairs, the text around a fallback font's letters, how common the CJK
 ideographs are, and how far two independent readings agree.

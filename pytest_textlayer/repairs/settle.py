@@ -8,19 +8,17 @@ document's other programs overrule their ToUnicode maps.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from .choice import Candidate, Judging, choose
 from .plan import Plan, shift_base
 from .readings import (
     PageRuns,
     compatible,
-    confirms,
     han_share,
     junk,
     more_common_han,
-    program_reads_as_well,
-    reads_better,
-    reads_better_in_context,
     unspaced,
 )
 
@@ -80,13 +78,13 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
 
     A font drawing a heading or a page number has too little text for the
     model to condemn its ToUnicode or pick an offset on its own (or several
-    pass), so it stays wrong while the body beside it is repaired. Two
-    readings are offered to every font with bad codes or on a condemned
-    page: its values shifted back by the document's offset
-    (:func:`_document_shift`), and its program's own map. One is taken
-    when the font's text then reads better (:func:`.readings.reads_better`), when
-    the offset and the program agree on it, or, for the program's, when
-    the document's other programs overruled their ToUnicode maps
+    pass), so it stays wrong while the body beside it is repaired. Every font
+    with bad codes or on a condemned page is offered a reading by each of
+    :data:`PROPOSERS` (its values shifted back by the document's offset,
+    :func:`_document_shift`; its program's own map; its codes as text), and
+    takes the first one the evidence supports (:func:`.choice.choose`): the
+    font's text then reads better, the offset and the program agree on it,
+    or the document's other programs overruled their ToUnicode maps
     (:func:`_programs_overrule`) and it reads as well.
     """
     from . import recover
@@ -101,12 +99,10 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
         if not (plan.on_bad_page or plan.flagged) or plan.info is None:
             continue
         usage = plan.usage
-        drawn = plan.drawn()
-        now = {**drawn, **plan.mapping}
+        now = {**plan.drawn(), **plan.mapping}
         program: dict[int, str] = {}
         for found in plan.program:
             program.update({c: t for c, t in found.mapping.items() if c not in program})
-        readings: list[tuple[str, dict[int, str], str]] = []
         moved = (
             recover.offset_map(usage, offset, base=shift_base(plan)) if offset is not None else {}
         )
@@ -118,82 +114,93 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
                 plan.bad |= set(rest)
                 plan.mapping.update(rest)
             continue
-        # An offset that leaves many proper values where they are (moved, they would not be
-        # text) does not apply to this font; junk values (PUA, controls) say nothing.
-        proper = [c for c, t in shift_base(plan).items() if not junk(t)]
-        counts = usage.codes()
-        if offset is not None and plan.shift != offset and sum(
-            counts[c] for c in proper if c in moved
-        ) >= recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
-            then = {**drawn, **moved} if plan.shift is not None else {**now, **moved}
-            readings.append((
-                "offset",
-                then,
-                f"ToUnicode values shifted back by {offset:+d}, the offset of the document's"
-                " other shifted fonts",
-            ))
-        if program and plan.shift is None:
-            source = plan.program[0].source
-            # Where the present text is the program's up to compatibility (ffi and ﬃ), it stays.
-            differ = {
-                c: t for c, t in program.items() if compatible(now.get(c, "")) != compatible(t)
-            }
-            what = (
-                "the glyph names of its encoding" if source == "encoding"
-                else f"the embedded program's {source}"
-            )
-            readings.append((source, {**now, **differ}, what))
-        # A whole reading, judged against the present one (not a filling of holes).
-        codes = recover.codes_map(usage) if by_codes and not program else {}
-        if codes and "codes" not in plan.sources:
-            readings.append((
-                "codes",
-                {**now, **codes},
-                "character codes read as WinAnsi characters, as the document's other fonts",
-            ))
-        for source, then, why in readings:
-            if then == now:
-                continue
-            # (The model's verdict on a font's first pages is enough, and fast on a long book.)
-            text_now = usage.text(now)[: recover.VERIFY_CHARS]
-            text_then = usage.text(then)[: recover.VERIFY_CHARS]
-            # The document's offset agreeing with an independent reading confirms it: the
-            # program's, or the glyph order's that the font's own text chose (a short heading's
-            # Mac-standard reading leaves out the accented letters the offset gives back).
-            confirmed = source == "offset" and (
-                (bool(program) and confirms(usage, then, program))
-                or (plan.shift is None and bool(plan.mapping) and not program
-                    and confirms(usage, moved, plan.mapping))
-            )
-            if source not in ("offset", "codes") and overrule and not plan.overruled:
-                confirmed = program_reads_as_well(text_now, text_then, model, lang)
-            in_context = False
-            if not confirmed and not reads_better(
-                text_now, text_then, model, lang, shifted=plan.shift is not None
-            ):
-                # A font too thin to judge alone (a fallback font's letters) is judged with
-                # the words its letters sit in, for the offset the document's fonts proved.
-                in_context = source == "offset" and reads_better_in_context(
-                    page_runs, plan, then, model, lang
-                )
-                if not in_context:
-                    continue
-            plan.bad = set(usage.codes())
-            plan.mapping = {c: t for c, t in then.items() if recover.usable_text(t)}
-            plan.unverified = set()
-            plan.shift = offset if source == "offset" else plan.shift
-            plan.sources = [source, *(s for s in plan.sources if s != source)]
-            because = "the text around it reads better" if in_context else "the text reads better"
-            if confirmed:
-                because = (
-                    "the document's other programs overrule their ToUnicode too"
-                    if source != "offset"
-                    else "the program agrees" if program else "the glyph order agrees"
-                )
-            plan.details.append(f"{why}: {because}")
-            break
+        judging = Judging(
+            plan, now, program, offset, moved, overrule, by_codes, page_runs, model, lang
+        )
+        candidates = [
+            c for propose in PROPOSERS
+            if (c := propose(judging)) is not None
+        ]
+        chosen = choose(judging, candidates)
+        if chosen is None:
+            continue
+        candidate, evidence = chosen
+        source = candidate.source
+        plan.bad = set(usage.codes())
+        plan.mapping = {c: t for c, t in candidate.mapping.items() if recover.usable_text(t)}
+        plan.unverified = set()
+        plan.shift = offset if candidate.kind == "offset" else plan.shift
+        plan.sources = [source, *(s for s in plan.sources if s != source)]
+        plan.details.append(f"{candidate.what}: {evidence.because}")
     if offset is not None:
         _follow_proven_offset(plans, offset)
+
+
+def _offset_reading(j: Judging) -> Candidate | None:
+    """The font's values shifted back by the document's offset.
+
+    An offset that leaves many proper values where they are (moved, they
+    would not be text) does not apply to the font; junk values (PUA,
+    controls) say nothing.
+    """
+    from . import recover
+
+    plan, moved, offset = j.plan, j.moved, j.offset
+    proper = [c for c, t in shift_base(plan).items() if not junk(t)]
+    counts = plan.usage.codes()
+    if offset is None or plan.shift == offset or sum(
+        counts[c] for c in proper if c in moved
+    ) < recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+        return None
+    then = {**plan.drawn(), **moved} if plan.shift is not None else {**j.present, **moved}
+    return Candidate(
+        "offset",
+        "offset",
+        then,
+        f"ToUnicode values shifted back by {offset:+d}, the offset of the document's"
+        " other shifted fonts",
+    )
+
+
+def _program_reading(j: Judging) -> Candidate | None:
+    """The font's program's own map, for a font no offset repaired. Where the present text is
+    the program's up to compatibility (ffi and ﬃ), it stays."""
+    plan, now = j.plan, j.present
+    if not j.program or plan.shift is not None:
+        return None
+    source = plan.program[0].source
+    differ = {
+        c: t for c, t in j.program.items() if compatible(now.get(c, "")) != compatible(t)
+    }
+    what = (
+        "the glyph names of its encoding" if source == "encoding"
+        else f"the embedded program's {source}"
+    )
+    return Candidate("program", source, {**now, **differ}, what)
+
+
+def _codes_reading(j: Judging) -> Candidate | None:
+    """The font's character codes read as WinAnsi text, when another font of the document
+    was read so and the font has no program (a whole reading, not a filling of holes)."""
+    from . import recover
+
+    codes = recover.codes_map(j.plan.usage) if j.by_codes and not j.program else {}
+    if not codes or "codes" in j.plan.sources:
+        return None
+    return Candidate(
+        "codes",
+        "codes",
+        {**j.present, **codes},
+        "character codes read as WinAnsi characters, as the document's other fonts",
+    )
+
+
+#: The sources that propose a reading of a font, in the order of their rank.
+PROPOSERS: tuple[Callable[[Judging], Candidate | None], ...] = (
+    _offset_reading,
+    _program_reading,
+    _codes_reading,
+)
 
 
 #: Fewest letters of the thin CJK fonts, moved back, that the repaired fonts draw too...
