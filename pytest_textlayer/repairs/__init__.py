@@ -1,6 +1,12 @@
 """Repairing a text layer: new maps for broken fonts, OCR where no map can be had.
 
-Owns `repairer` (`repair`: the driver), `recover` (maps recovered from the
+Owns `repairer` (`repair`: the driver) and `repair_report` (what it tells),
+`plan` (one font's repair in the making), `fontmap` (a font's map from its own
+evidence), `readings` (one reading judged against another), `settle` (fonts
+settled with the rest of the document), `choice` (the candidate readings, their
+evidence and the one chooser), `aswritten` (the values written),
+`ocr_fallback` (what OCR brings, in which language), `outfile` (writing OUT),
+`recover` (maps recovered from the
 font program, the document and the language), `glyphocr`, `glyphsettle`,
 `specimen` and `blankglyphs` (reading severed fonts by their glyphs),
 `tounicode_writer` (writing `/ToUnicode`) and `ocr` (the OCRmyPDF fallback).

@@ -2,7 +2,7 @@
 
 Another rendering of the same report objects as the terminal and JSON
 outputs (:class:`~pytest_textlayer.model.DocumentReport`, and
-:class:`~pytest_textlayer.repairs.repairer.RepairReport` for "before and after"),
+:class:`~pytest_textlayer.repairs.repair_report.RepairReport` for "before and after"),
 plus what only a picture can say: every glyph's box over the page as PDFium
 renders it, coloured by its route to Unicode.
 
@@ -28,7 +28,7 @@ from ..model import DocumentReport, PageReport, Verdict, summarise
 from . import html_parts as hp
 
 if TYPE_CHECKING:
-    from ..repairs.repairer import PageRepair, RepairReport
+    from ..repairs.repair_report import PageRepair, RepairReport
 
 #: Pages (over all documents) that get a picture and a detailed section, by default.
 MAX_PAGES = 20

@@ -269,7 +269,8 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
 
     from pytest_textlayer.pdf import fonts
     from pytest_textlayer.repairs import recover
-    from pytest_textlayer.repairs.repairer import _contradiction, _Plan
+    from pytest_textlayer.repairs.ocr_fallback import contradiction
+    from pytest_textlayer.repairs.plan import Plan
     from pytest_textlayer.repairs.tounicode_writer import attach
 
     text = "the quick brown fox jumps over the lazy dog again and again"
@@ -278,16 +279,16 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
     truth = recover.from_program(usage)
     assert truth is not None
     attach(pdf, usage.font, truth.mapping)
-    plan = _Plan(usage, fonts.analyse_font(usage.font), set())
+    plan = Plan(usage, fonts.analyse_font(usage.font), set())
     letters = {c: t for c, t in truth.mapping.items() if t.isalpha()}
 
     def found(readings: dict[int, tuple[str, ...]]) -> recover.Recovery:
         return recover.Recovery({}, "ocr-glyphs", 0, usage.glyphs, "", readings)
 
     agreeing = {c: (t,) * 3 for c, t in letters.items()}
-    assert _contradiction(plan, found(agreeing)) is None
+    assert contradiction(plan, found(agreeing)) is None
     shifted = {c: (chr(ord(t) + 1),) * 3 for c, t in letters.items()}
-    share = _contradiction(plan, found(shifted))
+    share = contradiction(plan, found(shifted))
     assert share is not None and share > 0.9
     few = dict(list(shifted.items())[:3])
-    assert _contradiction(plan, found(few)) is None  # too little evidence to condemn
+    assert contradiction(plan, found(few)) is None  # too little evidence to condemn

@@ -170,7 +170,7 @@ def test_probe_reports_version_and_languages() -> None:
 
 
 def test_detected_language_without_its_pack_stands_in_within_its_script() -> None:
-    from pytest_textlayer.repairs.repairer import _installed_or_fallback
+    from pytest_textlayer.repairs.ocr_fallback import _installed_or_fallback
 
     installed = frozenset({"eng", "fra", "rus", "osd"})
     assert _installed_or_fallback("fra", installed) == ("fra", None)

@@ -389,7 +389,7 @@ def repaired(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, o
 def test_repair_shows_before_and_after_pictures_and_texts(
     repaired: tuple[Path, object]
 ) -> None:
-    from pytest_textlayer.repairs.repairer import RepairReport
+    from pytest_textlayer.repairs.repair_report import RepairReport
 
     root, rep = repaired
     assert isinstance(rep, RepairReport)
