@@ -17,10 +17,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..model import STDIN_NAME, DocumentReport
-from ..run.limits import (
-    MIB,
-    Limits,
-)
+from ..run.limits import MIB, Limits
 from ..settings import CheckSettings, parse_allow, parse_pages, parse_ratio
 from .terminal import note
 

@@ -15,9 +15,7 @@ from typing import TextIO
 
 from ..errors import ExitCode, UsageError
 from ..model import STDIN_NAME, DocumentReport, summarise
-from ..run.limits import (
-    Limits,
-)
+from ..run.limits import Limits
 from ..settings import CheckSettings
 from .arguments import (
     STDIN,
