@@ -1,11 +1,11 @@
 """Families about pages rather than fonts: pictures of text, OCR layers, sound controls,
-blank pages and documents mixing all of them.
+blank pages and a severed heading over a good body (`mixed`, the family made of the
+others' pages, is the registry's: it builds them through `generate`).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from typing import Any
 
 from ..errors import UsageError
@@ -158,59 +158,6 @@ def blank(
 
 
 # 10 --------------------------------------------------------------------------------------
-
-DEFAULT_MIX = ("readable", "severed", "shifted", "image-only", "blank")
-
-
-def mixed(
-    text: str | None = None, *, font: FontArg = None, lang: str = "en",
-    pages: int | None = None, size: float = 12.0,
-    families: Sequence[str | Sequence[Any]] = DEFAULT_MIX,
-) -> Fixture:
-    """One document assembled from the pages of other families, in the order given.
-
-    Each item is a family name or ``[name, {options}]``.
-    """
-    import pikepdf
-
-    from . import registry
-
-    if isinstance(families, str) or not families:
-        raise UsageError("families must be a non-empty list of family names")
-    out = pikepdf.new()
-    truths: list[PageTruth] = []
-    opened: list[pikepdf.Pdf] = []
-    recorded: list[Any] = []
-    try:
-        for item in families:
-            if isinstance(item, str):
-                name, extra = item, {}
-            elif (isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], str)
-                  and isinstance(item[1], dict)):
-                name, extra = item[0], dict(item[1])
-            else:
-                raise UsageError(f"bad mixed item {item!r}: use a name or [name, {{options}}]")
-            if name in ("mixed",):
-                raise UsageError("mixed cannot contain mixed")
-            part = registry.generate(name, text, font=font, lang=lang, pages=pages, size=size,
-                                     **extra)
-            doc = pikepdf.open(io.BytesIO(part.pdf))
-            opened.append(doc)
-            out.pages.extend(doc.pages)
-            truths.extend(
-                PageTruth(t.text, t.verdict, t.extracted, f"[{name}] {t.notes}", t.glyphs,
-                          t.bad_glyphs)
-                for t in part.pages
-            )
-            recorded.append([name, extra] if extra else name)
-        data = pdfwriter.save(out)
-    finally:
-        for doc in opened:
-            doc.close()
-    options = {"lang": lang if text is None else None, "pages": pages, "size": size,
-               "families": recorded, "font": fontprep.load_font(font).path.name}
-    return Fixture("mixed", options, data, tuple(truths))
-
 
 def mixed_fonts(
     text: str | None = None, *, font: FontArg = None, lang: str = "en",

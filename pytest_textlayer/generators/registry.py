@@ -1,18 +1,25 @@
-"""The family registry and `generate`: one entry point, checked arguments, one-line errors."""
+"""The family registry and `generate`: one entry point, checked arguments, one-line errors.
+
+The `mixed` family lives here too: it assembles a document from the pages of
+the other families, built through `generate`, so it sits above every family
+module and none of them has to reach back up for the registry.
+"""
 
 from __future__ import annotations
 
 import inspect
+import io
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ..errors import UsageError
-from . import broken, documents
-from .truth import Fixture
+from . import broken, documents, fontprep, pdfwriter
+from .common import FontArg
+from .truth import Fixture, PageTruth
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,56 @@ class Family:
 def _family(name: str, function: Callable[..., Fixture], description: str,
             *variants: Mapping[str, Any]) -> Family:
     return Family(name, function, description, variants or ({},))
+
+
+DEFAULT_MIX = ("readable", "severed", "shifted", "image-only", "blank")
+
+
+def mixed(
+    text: str | None = None, *, font: FontArg = None, lang: str = "en",
+    pages: int | None = None, size: float = 12.0,
+    families: Sequence[str | Sequence[Any]] = DEFAULT_MIX,
+) -> Fixture:
+    """One document assembled from the pages of other families, in the order given.
+
+    Each item is a family name or ``[name, {options}]``.
+    """
+    import pikepdf
+
+    if isinstance(families, str) or not families:
+        raise UsageError("families must be a non-empty list of family names")
+    out = pikepdf.new()
+    truths: list[PageTruth] = []
+    opened: list[pikepdf.Pdf] = []
+    recorded: list[Any] = []
+    try:
+        for item in families:
+            if isinstance(item, str):
+                name, extra = item, {}
+            elif (isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], str)
+                  and isinstance(item[1], dict)):
+                name, extra = item[0], dict(item[1])
+            else:
+                raise UsageError(f"bad mixed item {item!r}: use a name or [name, {{options}}]")
+            if name in ("mixed",):
+                raise UsageError("mixed cannot contain mixed")
+            part = generate(name, text, font=font, lang=lang, pages=pages, size=size, **extra)
+            doc = pikepdf.open(io.BytesIO(part.pdf))
+            opened.append(doc)
+            out.pages.extend(doc.pages)
+            truths.extend(
+                PageTruth(t.text, t.verdict, t.extracted, f"[{name}] {t.notes}", t.glyphs,
+                          t.bad_glyphs)
+                for t in part.pages
+            )
+            recorded.append([name, extra] if extra else name)
+        data = pdfwriter.save(out)
+    finally:
+        for doc in opened:
+            doc.close()
+    options = {"lang": lang if text is None else None, "pages": pages, "size": size,
+               "families": recorded, "font": fontprep.load_font(font).path.name}
+    return Fixture("mixed", options, data, tuple(truths))
 
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
@@ -70,7 +127,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                 "sound controls: reportlab TTF, reportlab base-14, Type0 with ToUnicode",
                 *({"producer": p} for p in documents.PRODUCERS)),
         _family("blank", documents.blank, "no text and no image (vector art only)"),
-        _family("mixed", documents.mixed, "pages of several families in one document"),
+        _family("mixed", mixed, "pages of several families in one document"),
         _family("mixed-fonts", documents.mixed_fonts,
                 "good body font under a severed heading font; verdict by the 10 % rule"),
     )

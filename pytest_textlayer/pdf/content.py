@@ -9,17 +9,26 @@ annotations' appearance streams (a FreeText annotation may be a page's only
 text); Type3 glyph procedures draw shapes and images, not text.
 Marked content with /ActualText supplies the text of the glyphs it covers,
 so those glyphs count as good whatever their font says.
+
+This module is the walk itself, kept whole: the operators' interpreter and
+what it follows (forms, glyph procedures, appearances). The records it
+fills are :mod:`.pagecontent`'s, the matrix arithmetic :mod:`.geometry`'s,
+the image counts and coverage grid :mod:`.imagecover`'s, what optional
+content hides :mod:`.optionalcontent`'s.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model import FontReport, FontStatus, printable
+from ..model import printable
 from .fonts import ONE_BYTE, FontInfo, analyse_font
+from .geometry import IDENTITY, Matrix, bounding_box, matrix, mul, page_box, translate
+from .imagecover import GRID, ImageCoverage
+from .optionalcontent import OptionalContent, off_groups
+from .pagecontent import FontUse, PageContent
 from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
 
 if TYPE_CHECKING:
@@ -27,16 +36,8 @@ if TYPE_CHECKING:
 
 #: Nesting depth of Form XObjects and Type3 glyph procedures followed before giving up.
 MAX_DEPTH = 12
-#: An image holds text only if it has at least this many pixels on its shorter side...
-MIN_IMAGE_SIDE_PX = 16
-#: ... and this many pixels in all (a 64×64 image can hold a word).
-MIN_IMAGE_PIXELS = 64 * 64
-#: ... and is placed at least this large on the page, in points on each side.
-MIN_IMAGE_SIDE_PT = 12.0
 #: Text starting this far (points) outside the page box counts as off the page.
 OFFPAGE_MARGIN = 2.0
-#: Resolution of the grid that measures the union of image areas.
-GRID = 64
 #: The operators the walk needs; everything else is skipped by the parser.
 OPERATORS = (
     "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
@@ -45,190 +46,6 @@ OPERATORS = (
 _PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"sh"})
 _INVISIBLE_MODES = frozenset({3, 7})
 _UNSEEN = object()
-
-Matrix = tuple[float, float, float, float, float, float]
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def _mul(m: Matrix, n: Matrix) -> Matrix:
-    """m then n (PDF row-vector convention: p' = p × m × n)."""
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a * a2 + b * c2,
-        a * b2 + b * d2,
-        c * a2 + d * c2,
-        c * b2 + d * d2,
-        e * a2 + f * c2 + e2,
-        e * b2 + f * d2 + f2,
-    )
-
-
-def _translate(m: Matrix, tx: float, ty: float) -> Matrix:
-    """A translation by (tx, ty) then m: what Td, TD and T* do to the line matrix."""
-    a, b, c, d, e, f = m
-    return (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
-
-
-def _bbox(
-    m: Matrix, box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
-) -> tuple[float, ...]:
-    x0, y0, x1, y1 = box
-    xs, ys = [], []
-    for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-        xs.append(m[0] * x + m[2] * y + m[4])
-        ys.append(m[1] * x + m[3] * y + m[5])
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _matrix(obj: Any) -> Matrix | None:
-    try:
-        values = tuple(float(v) for v in obj)
-    except (TypeError, ValueError):
-        return None
-    if len(values) != 6:
-        return None
-    a, b, c, d, e, f = values
-    return (a, b, c, d, e, f)
-
-
-@dataclass
-class FontUse:
-    """One font as one page uses it."""
-
-    font: FontInfo
-    glyphs: int = 0
-    bad_glyphs: int = 0
-    #: The font object's key in the walk (its objgen when indirect).
-    font_key: Any = field(default=None, repr=False)
-    #: Glyphs drawn in render mode 3 or 7.
-    invisible_glyphs: int = 0
-    #: Glyphs inside marked content with /ActualText (counted as good).
-    actual_text_glyphs: int = 0
-    #: Glyphs whose string starts outside the page box (cropped away; readers may still extract).
-    offpage_glyphs: int = 0
-    #: Glyphs drawn outside ActualText (the ones the font's route must decode).
-    coded: int = 0
-    #: Their codes, one chunk per shown string, counted into :attr:`codes` when first asked:
-    #: a font that cannot have bad codes never needs them counted.
-    drawn: list[Sequence[int]] = field(default_factory=list, repr=False)
-    #: The text this font drew on the page (bounded with the page's text; see pagetext).
-    text: str = field(default="", repr=False)
-    _codes: Counter[int] = field(default_factory=Counter, repr=False)
-    _counted: bool = field(default=False, repr=False)
-    _sound: bool | None = field(default=None, repr=False)
-
-    @property
-    def sound(self) -> bool:
-        """Is this use's route sound by the specification? (see :mod:`.soundroute`; once)"""
-        if self._sound is None:
-            from .soundroute import is_sound
-
-            self._sound = is_sound(self)
-        return self._sound
-
-    @property
-    def codes(self) -> Counter[int]:
-        """Codes drawn outside ActualText, with how often each is drawn."""
-        if self.drawn:
-            chunks, self.drawn = self.drawn, []
-            if isinstance(chunks[0], bytes):
-                self._codes.update(b"".join(chunks))  # type: ignore[arg-type]
-            else:
-                for chunk in chunks:
-                    self._codes.update(chunk)
-        return self._codes
-
-    def count_bad(self) -> None:
-        """Set :attr:`bad_glyphs` once the walk is over (one C pass for one-byte fonts)."""
-        font = self.font
-        if not font.can_be_bad:
-            self.bad_glyphs = 0
-        elif self.drawn and not self._codes and isinstance(self.drawn[0], bytes):
-            self.bad_glyphs = len(b"".join(self.drawn).translate(None, font.good_bytes))  # type: ignore[arg-type]
-        else:
-            self.bad_glyphs = sum(n for code, n in self.codes.items() if font.is_bad_code(code))
-        self._counted = True
-
-    def judge(self) -> tuple[FontStatus, str, str | None]:
-        """(status, route, evidence) for this page's glyphs; see :meth:`FontInfo.judge_use`."""
-        if not self.font.can_be_bad or self._counted and not self.bad_glyphs:
-            return self.font.judge_clean(self.coded)
-        return self.font.judge_use(self.codes)
-
-    @property
-    def status(self) -> FontStatus:
-        return self.judge()[0]
-
-    @property
-    def route(self) -> str:
-        return self.judge()[1]
-
-    @property
-    def problem(self) -> str | None:
-        return self.judge()[2]
-
-    def report(self) -> FontReport:
-        """This use as the report model's font line, judged by the glyphs this page draws."""
-        status, route, problem = self.judge()
-        return FontReport(
-            name=self.font.name,
-            subtype=self.font.subtype,
-            encoding=self.font.encoding,
-            route=route,
-            status=status,
-            glyphs=self.glyphs,
-            unmapped=self.bad_glyphs,
-            problem=problem,
-        )
-
-
-@dataclass
-class PageContent:
-    """What one page draws (see the module docstring)."""
-
-    fonts: list[FontUse]
-    glyphs: int
-    bad_glyphs: int
-    invisible_glyphs: int
-    image_coverage: float
-    images: int
-    #: Images too small (in pixels or on the page) to hold text.
-    small_images: int = 0
-    #: Glyphs drawn by annotations' appearance streams.
-    annotation_glyphs: int = 0
-    #: Glyphs covered by /ActualText.
-    actual_text_glyphs: int = 0
-    #: Path-painting and shading operators (vector art).
-    paths: int = 0
-    #: Glyphs whose string starts outside the page box (included in ``glyphs``).
-    offpage_glyphs: int = 0
-    #: Page box used for coverage: (x0, y0, x1, y1).
-    box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
-    #: Parts of the page that could not be read (skipped), one line each.
-    errors: list[str] = field(default_factory=list)
-    #: The page's text through the fonts' declared routes, bounded (see pagetext).
-    text: str = ""
-    #: False when some font's codes need tables we do not ship: ask a real reader instead.
-    text_complete: bool = True
-    #: Characters of text the walk was allowed to collect (see :attr:`text_cut`).
-    text_budget: int = TEXT_BUDGET
-
-    @property
-    def text_cut(self) -> bool:
-        """Was the text cut short by a budget below the usual one (a lean walk)?
-
-        A lean walk collects only enough text for the report's sample: on a
-        page whose fonts earlier pages vouched for, nothing else reads it.
-        The classifier walks the page again in full when a rung needs more.
-        """
-        return self.text_budget < TEXT_BUDGET and len(self.text) >= self.text_budget
-
-    @property
-    def bad_share(self) -> float:
-        """Share of drawn glyphs that have no usable route (0 when nothing is drawn)."""
-        return self.bad_glyphs / self.glyphs if self.glyphs else 0.0
-
 
 @dataclass
 class _State:
@@ -256,7 +73,7 @@ class _State:
         )
 
 
-class _Walker:
+class _Walker(ImageCoverage, OptionalContent):
     def __init__(
         self, pdf: pikepdf.Pdf, cache: dict[Any, FontInfo], box: tuple[float, ...],
         text_budget: int = TEXT_BUDGET,
@@ -277,7 +94,7 @@ class _Walker:
         self.errors: list[str] = []
         self.active: set[Any] = set()
         #: Optional-content groups that are off in the default configuration (objgens).
-        self.off_groups: set[Any] = _off_groups(pdf)
+        self.off_groups: set[Any] = off_groups(pdf)
         #: Depth of hidden optional content around the current operator.
         self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
@@ -297,36 +114,6 @@ class _Walker:
         key = obj.objgen if obj.is_indirect else ("direct", id(resources), str(name))
         info = font_info(self.cache, key, obj)
         return key, info, text_font(info)
-
-    # -- images -------------------------------------------------------------------------------
-    def image(self, width: int, height: int, ctm: Matrix) -> None:
-        if self.hidden:
-            return  # in an optional-content layer that is off: not shown
-        x0, y0, x1, y1 = _bbox(ctm)
-        if (
-            min(width, height) < MIN_IMAGE_SIDE_PX
-            or width * height < MIN_IMAGE_PIXELS
-            or min(x1 - x0, y1 - y0) < MIN_IMAGE_SIDE_PT
-        ):
-            self.small_images += 1
-            return
-        self.images += 1
-        bx0, by0, bx1, by1 = self.box
-        w, h = bx1 - bx0, by1 - by0
-        if w <= 0 or h <= 0:
-            return
-        i0 = max(0, int((x0 - bx0) / w * GRID))
-        i1 = min(GRID, int((x1 - bx0) / w * GRID + 0.999))
-        j0 = max(0, int((y0 - by0) / h * GRID))
-        j1 = min(GRID, int((y1 - by0) / h * GRID + 0.999))
-        if i1 <= i0 or j1 <= j0:
-            return
-        row = b"\x01" * (i1 - i0)
-        for j in range(j0, j1):
-            self.grid[j * GRID + i0 : j * GRID + i1] = row
-
-    def coverage(self) -> float:
-        return self.grid.count(1) / (GRID * GRID)
 
     # -- the walk -----------------------------------------------------------------------------
     def walk(
@@ -376,7 +163,7 @@ class _Walker:
                         tm = self.show(shown, state, resources, tm, depth, type3,
                                        spans[0] if spans else None)
                 elif op == b"Td":
-                    tm = tlm = _translate(tlm, float(args[0]), float(args[1]))
+                    tm = tlm = translate(tlm, float(args[0]), float(args[1]))
                 elif op == b"Tf":
                     name = args[0] if args else None
                     if type(name) is str:  # the same font is selected again and again
@@ -398,7 +185,7 @@ class _Walker:
                         a, b, c, d, e, f = map(float, args)
                         tm = tlm = (a, b, c, d, e, f)
                 elif op == b"T*":
-                    tm = tlm = _translate(tlm, 0.0, -state.leading)
+                    tm = tlm = translate(tlm, 0.0, -state.leading)
                 elif op == b"TL":
                     state.leading = float(args[0])
                 elif op == b"BT":
@@ -408,9 +195,9 @@ class _Walker:
                 elif op == b"TD":
                     tx, ty = float(args[0]), float(args[1])
                     state.leading = -ty
-                    tm = tlm = _translate(tlm, tx, ty)
+                    tm = tlm = translate(tlm, tx, ty)
                 elif op in (b"'", b'"'):
-                    tm = tlm = _translate(tlm, 0.0, -state.leading)
+                    tm = tlm = translate(tlm, 0.0, -state.leading)
                     if args:
                         tm = self.show((args[-1],), state, resources, tm, depth, type3,
                                        spans[0] if spans else None)
@@ -422,9 +209,9 @@ class _Walker:
                     if stack:
                         state = stack.pop()
                 elif op == b"cm":
-                    m = _matrix(args)
+                    m = matrix(args)
                     if m is not None:
-                        state.ctm = _mul(m, state.ctm)
+                        state.ctm = mul(m, state.ctm)
                 elif op == b"Tz":
                     state.scale = float(args[0]) / 100.0
                 elif op == b"Ts":
@@ -458,30 +245,6 @@ class _Walker:
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
                 continue  # a malformed operand skips its operator, as viewers do
         self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
-
-    def ocg_off(self, oc: Any) -> bool:
-        """Is this optional-content group (or membership dictionary) off by default?"""
-        import pikepdf
-
-        if not self.off_groups or not isinstance(oc, pikepdf.Dictionary):
-            return False
-        if oc.get("/Type") == pikepdf.Name.OCMD:
-            groups = oc.get("/OCGs")
-            members = list(groups) if isinstance(groups, pikepdf.Array) else [groups]
-            keys = [m.objgen for m in members if isinstance(m, pikepdf.Dictionary)]
-            return bool(keys) and all(k in self.off_groups for k in keys)  # AnyOn, the default
-        return oc.objgen in self.off_groups
-
-    def is_hidden_oc(self, args: Any, resources: Any) -> bool:
-        import pikepdf
-
-        if not self.off_groups or len(args) < 2 or args[0] != "/OC":
-            return False
-        props = args[1]
-        if isinstance(props, str):
-            table = resources.get("/Properties") if resources is not None else None
-            props = table.get(props) if isinstance(table, pikepdf.Dictionary) else None
-        return self.ocg_off(props)
 
     def on_page(self, tm: Matrix, state: _State) -> bool:
         """Does the string start inside the page box (with a margin)? Advances are not tracked."""
@@ -557,7 +320,7 @@ class _Walker:
                 advance = text.show(decoding, items, origin, em, state.scale,
                                     instead=actual.pop() if actual else "")
             if advance:
-                moved = _translate(tm, advance * state.size, 0.0)
+                moved = translate(tm, advance * state.size, 0.0)
         elif not decoding.complete:
             text.complete = False  # past the budget too: whether a reader is needed is exact
         if info.subtype == "Type3" and depth < MAX_DEPTH:
@@ -585,11 +348,11 @@ class _Walker:
         procs = font.get("/CharProcs")
         if not isinstance(procs, pikepdf.Dictionary):
             return
-        font_matrix = _matrix(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])) or IDENTITY
+        font_matrix = matrix(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])) or IDENTITY
         own = font.get("/Resources", resources)
-        text_space = _mul(
-            _mul(font_matrix, (state.size * state.scale, 0, 0, state.size, 0, state.rise)),
-            _mul(tm, state.ctm),
+        text_space = mul(
+            mul(font_matrix, (state.size * state.scale, 0, 0, state.size, 0, state.rise)),
+            mul(tm, state.ctm),
         )
         for code in fresh:
             self.type3_done.add((key, code))
@@ -634,9 +397,9 @@ class _Walker:
                 return
             self.active.add(key)
             inner = state.copy()
-            m = _matrix(obj.get("/Matrix", IDENTITY))
+            m = matrix(obj.get("/Matrix", IDENTITY))
             if m is not None:
-                inner.ctm = _mul(m, inner.ctm)
+                inner.ctm = mul(m, inner.ctm)
             try:
                 self.walk(
                     obj,
@@ -672,17 +435,17 @@ class _Walker:
                 normal = normal.get(str(state_name)) if state_name is not None else None
             if not isinstance(normal, pikepdf.Stream):
                 continue
-            rect = _matrix(list(annot.get("/Rect", [])) + [0, 0])
-            bbox = _matrix(list(normal.get("/BBox", [0, 0, 1, 1])) + [0, 0])
-            form_m = _matrix(normal.get("/Matrix", IDENTITY)) or IDENTITY
+            rect = matrix(list(annot.get("/Rect", [])) + [0, 0])
+            bbox = matrix(list(normal.get("/BBox", [0, 0, 1, 1])) + [0, 0])
+            form_m = matrix(normal.get("/Matrix", IDENTITY)) or IDENTITY
             ctm = IDENTITY
             if rect is not None and bbox is not None:
-                x0, y0, x1, y1 = _bbox(form_m, (bbox[0], bbox[1], bbox[2], bbox[3]))
+                x0, y0, x1, y1 = bounding_box(form_m, (bbox[0], bbox[1], bbox[2], bbox[3]))
                 rx0, ry0 = min(rect[0], rect[2]), min(rect[1], rect[3])
                 rx1, ry1 = max(rect[0], rect[2]), max(rect[1], rect[3])
                 sx = (rx1 - rx0) / (x1 - x0) if x1 > x0 else 1.0
                 sy = (ry1 - ry0) / (y1 - y0) if y1 > y0 else 1.0
-                ctm = _mul(form_m, (sx, 0, 0, sy, rx0 - x0 * sx, ry0 - y0 * sy))
+                ctm = mul(form_m, (sx, 0, 0, sy, rx0 - x0 * sx, ry0 - y0 * sy))
             self.in_annotation = True
             try:
                 self.walk(
@@ -718,21 +481,6 @@ def _type3_name(font: Any, code: int) -> Any:
     return found
 
 
-def _off_groups(pdf: Any) -> set[Any]:
-    """Objgens of the optional-content groups listed OFF in the default configuration."""
-    import pikepdf
-
-    try:
-        props = pdf.Root.get("/OCProperties")
-        default = props.get("/D") if isinstance(props, pikepdf.Dictionary) else None
-        off = default.get("/OFF") if isinstance(default, pikepdf.Dictionary) else None
-        if isinstance(off, pikepdf.Array):
-            return {g.objgen for g in off if isinstance(g, pikepdf.Dictionary)}
-    except (pikepdf.PdfError, AttributeError, TypeError):
-        pass
-    return set()
-
-
 def _actual_text(args: Any, resources: Any) -> str | None:
     """The /ActualText of a BDC's properties (inline or named in /Properties), or None."""
     import pikepdf
@@ -754,24 +502,6 @@ def _actual_text(args: Any, resources: Any) -> str | None:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:160] or type(exc).__name__
-
-
-def page_box(page: Any) -> tuple[float, float, float, float]:
-    """CropBox clipped to the MediaBox (the visible page), else the MediaBox, else Letter."""
-    media = _matrix(list(page.get("/MediaBox", [0, 0, 612, 792])) + [0, 0])
-    if media is None:
-        media = (0.0, 0.0, 612.0, 792.0, 0.0, 0.0)
-    mx0, my0 = min(media[0], media[2]), min(media[1], media[3])
-    mx1, my1 = max(media[0], media[2]), max(media[1], media[3])
-    crop = page.get("/CropBox")
-    if crop is not None:
-        c = _matrix(list(crop) + [0, 0])
-        if c is not None:
-            cx0, cy0 = max(min(c[0], c[2]), mx0), max(min(c[1], c[3]), my0)
-            cx1, cy1 = min(max(c[0], c[2]), mx1), min(max(c[1], c[3]), my1)
-            if cx1 > cx0 and cy1 > cy0:
-                return cx0, cy0, cx1, cy1
-    return mx0, my0, mx1, my1
 
 
 def font_info(cache: dict[Any, FontInfo], key: Any, obj: Any) -> FontInfo:

@@ -35,7 +35,8 @@ import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from .content import FontUse, PageContent, font_info, scan_page
+from .content import font_info, scan_page
+from .pagecontent import FontUse, PageContent
 from .pagetext import LEAN_BUDGET, TEXT_BUDGET
 
 #: Fewer pages than this are walked in one process: the helper's start (a fork, the pages

@@ -42,8 +42,8 @@ from ..model import FontStatus
 from .crosscheck import MIN_WIDTH_RANK
 
 if TYPE_CHECKING:
-    from .content import FontUse
     from .fonts import FontInfo
+    from .pagecontent import FontUse
 
 #: Share of a font's glyphs drawn on a page its program must account for before it can vouch.
 MIN_COVERED = 0.5

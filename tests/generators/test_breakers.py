@@ -242,7 +242,7 @@ def test_bad_arguments_are_one_line_errors(sources):  # type: ignore[no-untyped-
 def test_dropping_cmap_and_post_keeps_every_other_table(how):  # type: ignore[no-untyped-def]
     from fontTools.ttLib import TTFont
 
-    from pytest_textlayer.generators.breakers import _drop_tables_raw, drop_cmap_and_post
+    from pytest_textlayer.generators.fontprograms import _drop_tables_raw, drop_cmap_and_post
 
     path = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
     if not path.exists():

@@ -21,8 +21,9 @@ import pytest
 from _paths import REAL_CORPUS
 from _producers import DEJAVU
 
-from pytest_textlayer.generators.breakers import break_pdf, drop_cmap_and_post
+from pytest_textlayer.generators.breakers import break_pdf
 from pytest_textlayer.generators.common import derangement
+from pytest_textlayer.generators.fontprograms import drop_cmap_and_post
 from pytest_textlayer.judge.classifier import classify
 from pytest_textlayer.judge.letterfreq import MIN_AGREEMENT, agreement
 from pytest_textlayer.model import Verdict

@@ -20,8 +20,9 @@ from _paths import REAL_CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_textlayer.pdf.content import PageContent, scan_page
+from pytest_textlayer.pdf.content import scan_page
 from pytest_textlayer.pdf.fonts import FontInfo
+from pytest_textlayer.pdf.pagecontent import PageContent
 
 CORPUS = REAL_CORPUS
 

@@ -16,7 +16,8 @@ import pikepdf
 import pytest
 
 from pytest_textlayer.generators import generate
-from pytest_textlayer.pdf.content import PageContent, scan_page
+from pytest_textlayer.pdf.content import scan_page
+from pytest_textlayer.pdf.pagecontent import PageContent
 from pytest_textlayer.pdf.pagetext import TEXT_BUDGET, TextSink, text_font
 
 HELVETICA = {"/Type": "/Font", "/Subtype": "/Type1", "/BaseFont": "/Helvetica",

@@ -91,7 +91,7 @@ def test_ghostscript_subsets_read_by_their_codes(tmp_path: Path) -> None:
 def test_a_symbol_cmap_numbering_glyphs_is_no_route_but_one_at_the_codes_is() -> None:
     """Ghostscript's cmaps at U+F001... in order of first use say nothing; a symbol cmap at
     U+F020 plus WinAnsi codes, or a Unicode one, says what each glyph is."""
-    from pytest_textlayer.generators.breakers import _mostly_text
+    from pytest_textlayer.generators.fontprograms import _mostly_text
 
     assert not _mostly_text({0xF000 + n: f"g{n}" for n in range(1, 82)})
     assert _mostly_text({0xF000 + c: f"g{c}" for c in b"Annual report"})
