@@ -842,7 +842,8 @@ def _expected_language(
 ) -> _Decision:
     """`--lang`: a page whose routes are sound still fails when its running words are in
     another language, as asked; no shift is searched for (its map is sound)."""
-    from ..lang.langmodel import judge, speaks
+    from ..lang.langcodes import speaks
+    from ..lang.langmodel import judge
 
     _needs_text(content)
     words = _STRAY.sub(" ", language_sample(text))

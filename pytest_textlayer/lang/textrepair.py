@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import langmodel
+from . import langmodel, scripts, textsymbols
 from .langmodel import LanguageJudgement, LetterPairModel
 from .textshape import not_running_words
 
@@ -147,7 +147,7 @@ def _targets(model: LetterPairModel) -> tuple[int, ...]:
     for lm in model.languages.values():
         mass: dict[str, float] = {}
         for key, v in lm.pairs.items():
-            if key[0] != langmodel.BOUNDARY and not langmodel.is_class(key[0]):
+            if key[0] != textsymbols.BOUNDARY and not scripts.is_class(key[0]):
                 mass[key[0]] = mass.get(key[0], 0.0) + v
         # ideographic languages spread their text over many more characters
         top = TOP_TARGETS * 8 if lm.groups & {"CJK", "HANGUL"} else TOP_TARGETS
@@ -195,8 +195,8 @@ def _ideographic_offsets(text: str, model: LetterPairModel) -> list[int]:
     """
     cached = _BIG_TARGETS.get(id(model))
     if cached is None or cached[0] is not model:
-        known = {ord(c) for c in model.known if len(c) == 1 and not langmodel.is_class(c)}
-        known |= {ord(c) for c in langmodel.han_characters()}
+        known = {ord(c) for c in model.known if len(c) == 1 and not scripts.is_class(c)}
+        known |= {ord(c) for c in textsymbols.han_characters()}
         known |= set(range(0x3041, 0x30FB))  # kana: the profiles fold them into one symbol each
         cached = (model, frozenset(known))
         _BIG_TARGETS[id(model)] = cached
@@ -241,11 +241,11 @@ def _natural_case(text: str) -> float:
 def letter_share(text: str) -> float:
     """Share of the visible characters that are letters (after NFKC)."""
     kinds = langmodel.kinds(text)
-    visible = len(kinds) - kinds.count(langmodel.KIND_SPACE)
+    visible = len(kinds) - kinds.count(textsymbols.KIND_SPACE)
     if visible == 0:
         return 0.0
-    letters = (kinds.count(langmodel.KIND_LATIN) + kinds.count(langmodel.KIND_ALPHA)
-               + kinds.count(langmodel.KIND_CJK))
+    letters = (kinds.count(textsymbols.KIND_LATIN) + kinds.count(textsymbols.KIND_ALPHA)
+               + kinds.count(textsymbols.KIND_CJK))
     return letters / visible
 
 
