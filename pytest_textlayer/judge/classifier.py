@@ -617,7 +617,7 @@ def _contradicted(
         lines.append(f"font {use.font.name} ({use.font.subtype}): {found.describe(drawn)}; "
                      f"{wrong} of {use.glyphs} glyphs drawn")
         if found.offset is not None:
-            from ..lang.textrepair import shift
+            from ..lang.textshift import shift
 
             repaired.append(shift(use.text, -found.offset))
     # The glyphs other routes already count bad (a shifted map's digits and spaces land on
