@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_textlayer.lang import langmodel  # noqa: E402
+from pytest_textlayer.lang import langmodel, onelanguage, scripts, textsymbols  # noqa: E402
 
 #: Every language gets this many pseudo pairs (about the size of a few dozen pages of text).
 PSEUDO_PAIRS = 30_000
@@ -66,7 +66,7 @@ def han_classes() -> list[str]:
 def symbol(ch: str) -> str:
     if ch == " ":
         return " "
-    text = langmodel.normalise(ch)
+    text = textsymbols.normalise(ch)
     sym = langmodel.symbols(text).strip()
     return sym if len(sym) == 1 else " "
 
@@ -103,7 +103,7 @@ def collapse(pairs: Counter[str], unigrams: Counter[str]) -> tuple[Counter[str],
             if s != " " and n <= langmodel.RARE_SHARE * letters}
 
     def fold(sym: str) -> str:
-        return langmodel.unseen_class(langmodel.script_of(sym)) if sym in rare else sym
+        return scripts.unseen_class(scripts.script_of(sym)) if sym in rare else sym
 
     out_pairs: Counter[str] = Counter()
     for key, n in pairs.items():
@@ -119,7 +119,7 @@ def build(out: Path) -> dict[str, object]:
 
     profiles = Path(langdetect.__file__).with_name("profiles")
     classes = han_classes()
-    langmodel.install_han_fold(classes)
+    textsymbols.install_han_fold(classes)
     languages = []
     for path in sorted(profiles.iterdir()):
         code = path.name
@@ -133,7 +133,7 @@ def build(out: Path) -> dict[str, object]:
             listed[k[0]] += v
         rows = {s: round(n * scale, 2) for s, n in unigrams.items()}
         rows = {s: v for s, v in rows.items() if v > listed[s] + 0.05}
-        lm = langmodel.LanguageModel(lang=code, pairs=scaled, threshold=0.0,
+        lm = onelanguage.LanguageModel(lang=code, pairs=scaled, threshold=0.0,
                                      name=NAMES.get(code, code), rows=rows)
         expected = lm.expected_score()
         lm.expected = expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import pickle
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_textlayer import usercache
-from pytest_textlayer.lang import langmodel
+from pytest_textlayer.lang import langmodel, onelanguage, scripts, textsymbols
 from pytest_textlayer.pdf import encodings
 
 
@@ -117,6 +118,15 @@ def test_the_cached_reference_judges_exactly_as_a_fresh_build(cache: Path) -> No
     restored = pickle.loads(pickle.dumps(fresh, protocol=pickle.HIGHEST_PROTOCOL))
     for text in TEXTS:
         assert langmodel.judge(text, restored) == langmodel.judge(text, fresh), text
+
+
+def test_the_reference_entry_is_keyed_by_every_module_that_builds_it() -> None:
+    """An edit to code that shapes the built reference must not read an entry built before it."""
+    builders = (langmodel._build_reference, langmodel.LetterPairModel, onelanguage.LanguageModel,
+                scripts.group_of, textsymbols.install_han_fold)
+    for builder in builders:
+        assert Path(inspect.getfile(builder)) in langmodel.REFERENCE_SHAPED_BY, builder
+    assert all(path.is_file() for path in langmodel.REFERENCE_SHAPED_BY)
 
 
 def test_named_encodings_from_the_cache_match_the_glyph_list(cache: Path) -> None:

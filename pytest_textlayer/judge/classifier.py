@@ -617,7 +617,7 @@ def _contradicted(
         lines.append(f"font {use.font.name} ({use.font.subtype}): {found.describe(drawn)}; "
                      f"{wrong} of {use.glyphs} glyphs drawn")
         if found.offset is not None:
-            from ..lang.textrepair import shift
+            from ..lang.textshift import shift
 
             repaired.append(shift(use.text, -found.offset))
     # The glyphs other routes already count bad (a shifted map's digits and spaces land on
@@ -842,7 +842,8 @@ def _expected_language(
 ) -> _Decision:
     """`--lang`: a page whose routes are sound still fails when its running words are in
     another language, as asked; no shift is searched for (its map is sound)."""
-    from ..lang.langmodel import judge, speaks
+    from ..lang.langcodes import speaks
+    from ..lang.langmodel import judge
 
     _needs_text(content)
     words = _STRAY.sub(" ", language_sample(text))

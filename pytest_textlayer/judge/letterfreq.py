@@ -103,7 +103,8 @@ def agreement(counts: Mapping[str, int]) -> Agreement | None:
 
     None when the script is not checked or the font draws too few letters to tell.
     """
-    from ..lang.langmodel import script_of, symbols
+    from ..lang.langmodel import symbols
+    from ..lang.scripts import script_of
 
     by_script: Counter[str] = Counter()
     for letter, n in counts.items():
@@ -147,7 +148,7 @@ def may_check(font: Any) -> bool:
     """Does the font map enough letters of a checked script to be judged at all? (once a font)"""
     known = _CHECKABLE.get(font)
     if known is None:
-        from ..lang.langmodel import script_of
+        from ..lang.scripts import script_of
 
         letters = {t for t in font.unicode.values() if len(t) == 1 and t.isalpha()}
         known = sum(1 for t in letters if script_of(t) in CHECKED_SCRIPTS) >= MIN_LETTERS

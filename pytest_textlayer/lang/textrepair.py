@@ -6,10 +6,10 @@ by −29 (the space became the control character 3). The repair is a
 hypothesis tested against the letter-pair model (:mod:`.langmodel`), in any
 language it knows, never an assumption:
 
-* candidate offsets come from the character histogram: the most frequent
-  characters of the text are paired with the most frequent letters of every
-  reference language (and with the space), and offsets that several
-  frequent characters agree on are tried, whatever their size;
+* candidate offsets come from the character histogram (:mod:`.textshift`):
+  the most frequent characters of the text are paired with the most frequent
+  letters of every reference language (and with the space), and offsets that
+  several frequent characters agree on are tried, whatever their size;
 * the Macintosh standard glyph order (index → glyph name → Unicode) is tried
   when the codes are small enough; it also repairs accented letters;
 * a repair is kept only on a clear win: the repaired text is accepted by a
@@ -18,6 +18,9 @@ language it knows, never an assumption:
 Case comes from the codes themselves and the letter-pair model is
 case-blind, so an offset of ±32 that only flips ASCII case never wins:
 `system` is never "repaired" into `SYSTEM`.
+
+Here one text is repaired; lines and documents, which share a reading, in
+:mod:`.documentrepair`.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import langmodel
+from . import langmodel, textsymbols
 from .langmodel import LanguageJudgement, LetterPairModel
 from .textshape import not_running_words
+from .textshift import candidate_offsets, mac_standard, shift
 
 #: The repaired text must beat the original by this many nats per pair (margin to margin).
 MIN_GAIN = 1.0
@@ -42,14 +45,6 @@ MIN_CLEAR_MARGIN = 0.25
 SCREEN_CHARS = 1500
 #: Characters a winning candidate is verified on.
 VERIFY_CHARS = 20000
-#: Most frequent characters of the text used to propose offsets.
-TOP_SOURCES = 8
-#: Characters of ideographic text an offset is ranked on.
-WIDE_SOURCES = 40
-#: Offsets screened at most.
-MAX_CANDIDATES = 12
-#: Most frequent letters per reference language used as targets.
-TOP_TARGETS = 6
 #: Fewest letter pairs a repair may stand on.
 MIN_REPAIR_PAIRS = 6
 #: Weight of letters no language uses when two readings compete (nats per pair per share).
@@ -60,16 +55,8 @@ MAC_ASCII_OFFSET = 29
 RECENT_MARGIN = 0.5
 #: Readings whose values differ by less than this are a close call (nats per pair).
 CLOSE_CALL = 0.3
-#: Letters a token needs before its letter pairs can speak for it.
-TOKEN_MIN_LETTERS = 4
-#: How much better (nats per pair) a token must read through the document's reading.
-TOKEN_GAIN = 1.2
 #: Fewest characters of bad segments worth a segment-wise repair.
 MIN_SEGMENT_CHARS = 12
-#: Share of a text's characters the Mac standard order must cover to be tried.
-MAC_COVERAGE = 0.9
-
-_WHITESPACE = frozenset(" \t\n\r\x0b\x0c\x85\u2028\u2029\u00a0")
 
 
 @dataclass(frozen=True)
@@ -104,121 +91,6 @@ class TextRepair:
     reason: str
 
 
-# --------------------------------------------------------------------------- transforms
-
-
-def shift(text: str, offset: int) -> str:
-    """Every non-whitespace character moved by `offset` code points (U+FFFD when out of range).
-
-    Whitespace is left alone: readers insert spaces and line breaks from the
-    layout, so they were never glyph codes.
-    """
-    table: dict[int, str] = {}
-    for ch in set(text):
-        if ch in _WHITESPACE:
-            continue
-        target = ord(ch) + offset
-        table[ord(ch)] = chr(target) if 0 <= target < 0x110000 else "\ufffd"
-    return text.translate(table)
-
-
-def mac_standard(text: str) -> str | None:
-    """`text` read as Mac standard glyph indices, or None when too few codes are in that order."""
-    from .glyphorder import mac_standard_table
-
-    table = mac_standard_table()
-    counts = Counter(ch for ch in text if ch not in _WHITESPACE)
-    total = sum(counts.values())
-    covered = sum(n for ch, n in counts.items() if ord(ch) in table)
-    if total == 0 or covered < MAC_COVERAGE * total:
-        return None
-    return text.translate({ord(ch): table[ord(ch)] for ch in counts if ord(ch) in table})
-
-
-_TARGETS: dict[int, tuple[LetterPairModel, tuple[int, ...]]] = {}
-
-
-def _targets(model: LetterPairModel) -> tuple[int, ...]:
-    """Code points of the most frequent letters of every language of a model, and the space."""
-    cached = _TARGETS.get(id(model))
-    if cached is not None and cached[0] is model:
-        return cached[1]
-    letters: set[str] = {" "}
-    for lm in model.languages.values():
-        mass: dict[str, float] = {}
-        for key, v in lm.pairs.items():
-            if key[0] != langmodel.BOUNDARY and not langmodel.is_class(key[0]):
-                mass[key[0]] = mass.get(key[0], 0.0) + v
-        # ideographic languages spread their text over many more characters
-        top = TOP_TARGETS * 8 if lm.groups & {"CJK", "HANGUL"} else TOP_TARGETS
-        for sym in sorted(mass, key=lambda c: (-mass[c], c))[:top]:
-            letters.add(sym)
-            upper = sym.upper()
-            if len(upper) == 1:
-                letters.add(upper)
-    targets = tuple(sorted(ord(c) for c in letters))
-    _TARGETS[id(model)] = (model, targets)
-    return targets
-
-
-def candidate_offsets(text: str, model: LetterPairModel) -> list[int]:
-    """Offsets that send several of the text's most frequent characters to frequent letters."""
-    targets = _targets(model)
-    counts = Counter(ch for ch in text if ch not in _WHITESPACE or ch == "\x03")
-    top = counts.most_common(TOP_SOURCES)
-    votes: Counter[int] = Counter()
-    for rank, (ch, _n) in enumerate(top):
-        weight = TOP_SOURCES - rank
-        src = ord(ch)
-        for t in targets:
-            k = t - src
-            if k:
-                votes[k] += weight
-    # an offset must be backed by at least three frequent characters
-    ranked = [k for k, v in votes.most_common() if v >= _min_votes(len(top))][:MAX_CANDIDATES]
-    if any(ord(ch) >= 0x1000 for ch, _n in top[:4]):  # past the alphabets: maybe ideographs
-        wide = _ideographic_offsets(text, model)
-        ranked = wide + [k for k in ranked if k not in wide]
-    return ranked
-
-
-_BIG_TARGETS: dict[int, tuple[LetterPairModel, frozenset[int]]] = {}
-
-
-def _ideographic_offsets(text: str, model: LetterPairModel) -> list[int]:
-    """Offsets under which the text's characters are characters some language uses.
-
-    Ideographic text spreads over thousands of characters, too many to pair
-    with the most frequent ones. Offsets that land two frequent characters on
-    known characters are proposed, and ranked by how much of the text (its
-    WIDE_SOURCES most frequent characters, by count) they land on known ones.
-    """
-    cached = _BIG_TARGETS.get(id(model))
-    if cached is None or cached[0] is not model:
-        known = {ord(c) for c in model.known if len(c) == 1 and not langmodel.is_class(c)}
-        known |= {ord(c) for c in langmodel.han_characters()}
-        known |= set(range(0x3041, 0x30FB))  # kana: the profiles fold them into one symbol each
-        cached = (model, frozenset(known))
-        _BIG_TARGETS[id(model)] = cached
-    targets = cached[1]
-    counts = Counter(ch for ch in text if ch not in _WHITESPACE)
-    sources = [(ord(ch), n) for ch, n in counts.most_common(WIDE_SOURCES)]
-    heads = [s for s, _n in sources[:4]]
-    proposed: set[int] = set()
-    for i in range(len(heads)):
-        for j in range(i + 1, len(heads)):
-            proposed |= {t - heads[i] for t in targets} & {t - heads[j] for t in targets}
-    proposed.discard(0)
-    hits = {k: sum(n for s, n in sources if s + k in targets) for k in proposed}
-    return sorted(proposed, key=lambda k: (-hits[k], abs(k)))[:MAX_CANDIDATES]
-
-
-def _min_votes(sources: int) -> int:
-    """Votes an offset needs: about a third of the weight of the frequent characters."""
-    total = sources * (sources + 1) // 2
-    return max(3, total // 3)
-
-
 # --------------------------------------------------------------------------- judging
 
 
@@ -241,11 +113,11 @@ def _natural_case(text: str) -> float:
 def letter_share(text: str) -> float:
     """Share of the visible characters that are letters (after NFKC)."""
     kinds = langmodel.kinds(text)
-    visible = len(kinds) - kinds.count(langmodel.KIND_SPACE)
+    visible = len(kinds) - kinds.count(textsymbols.KIND_SPACE)
     if visible == 0:
         return 0.0
-    letters = (kinds.count(langmodel.KIND_LATIN) + kinds.count(langmodel.KIND_ALPHA)
-               + kinds.count(langmodel.KIND_CJK))
+    letters = (kinds.count(textsymbols.KIND_LATIN) + kinds.count(textsymbols.KIND_ALPHA)
+               + kinds.count(textsymbols.KIND_CJK))
     return letters / visible
 
 
@@ -269,7 +141,7 @@ def known_letter_share(text: str, model: LetterPairModel) -> float:
 
 def has_controls(text: str) -> bool:
     """Control characters other than layout (tab, line and page breaks): codes, not text."""
-    return _CONTROL.search(text) is not None
+    return CONTROL.search(text) is not None
 
 
 def reads_clearly(j: LanguageJudgement, text: str) -> bool:
@@ -573,112 +445,5 @@ def repair_text(text: str, *, model: LetterPairModel | None = None, lang: str | 
                       f"read through {result.describe()}: reads as {result.lang}")
 
 
-# --------------------------------------------------------------------------- lines and documents
-
 #: A token carries a strong sign of corruption: a control character where a space or letter was.
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-
-
-def _dominant(repairs: Iterable[TextRepair]) -> tuple[str, int | None] | None:
-    """The reading most repairs used, when it has at least 80 % of them."""
-    votes = Counter((r.method or "", r.offset) for r in repairs if r.changed)
-    if not votes:
-        return None
-    (method, offset), n = votes.most_common(1)[0]
-    if n < 0.8 * sum(votes.values()):
-        return None
-    return method, offset
-
-
-def _token_pass(text: str, dominant: tuple[str, int | None], model: LetterPairModel,
-                lang: str | None) -> str:
-    """Repair short corrupted tokens inside a clean text with the document's reading.
-
-    Only with the document's reading, never one guessed from the token. A
-    token is touched on a strong signal: a control character inside it, or
-    letters that read as nothing in the page's language while the reading
-    makes them read well (TOKEN_GAIN nats per pair better, above the
-    language's threshold). Digits alone are never a signal: numbers in
-    prose stay as they are.
-    """
-    method, offset = dominant
-    page = langmodel.judge(text, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
-    names = (page.lang or "").split("+")
-    lm = model.languages.get(names[0]) if names[0] else None
-
-    def read(token: str) -> str | None:
-        return mac_standard(token) if method == "mac-standard" else shift(token, offset or 0)
-
-    def fix(match: re.Match[str]) -> str:
-        token = match.group()
-        if _CONTROL.search(token):
-            repaired = read(token)
-            return token if repaired is None or _CONTROL.search(repaired) else repaired
-        if lm is None or sum(c.isalpha() for c in token) < TOKEN_MIN_LETTERS:
-            return token
-        repaired = read(token)
-        if repaired is None or sum(c.isalpha() for c in repaired) < len(token.strip(".,;:")):
-            return token
-        now = lm.score_counts(langmodel.pair_counts(token))
-        then = lm.score_counts(langmodel.pair_counts(repaired))
-        if now < lm.threshold <= then and then - now >= TOKEN_GAIN:
-            return repaired
-        return token
-
-    return re.sub(r"\S+", fix, text)
-
-
-def repair_lines(lines: Sequence[str], *, model: LetterPairModel | None = None,
-                 lang: str | None = None) -> list[TextRepair]:
-    """Repair each line; a reading most repaired lines share is then tried on the others."""
-    model = model or langmodel.reference_model()
-    first = [repair_text(line, model=model, lang=lang) for line in lines]
-    dominant = _dominant(first)
-    if dominant is None:
-        return first
-    method, offset = dominant
-    out: list[TextRepair] = []
-    for line, rep in zip(lines, first, strict=True):
-        if rep.changed:
-            out.append(rep)
-            continue
-        again = repair_text(line, model=model, lang=lang, offset=offset,
-                            method=method or None)
-        if again.changed:
-            out.append(again)
-            continue
-        tokens = _token_pass(line, dominant, model, lang)
-        if tokens != line:
-            out.append(TextRepair(tokens, True, method, offset, 0.5,
-                                  f"corrupted tokens read through the document's {method}"))
-        else:
-            out.append(rep)
-    return out
-
-
-def repair_document(pages: Sequence[str], *, model: LetterPairModel | None = None,
-                    lang: str | None = None) -> list[TextRepair]:
-    """Repair each page with the document's dominant reading.
-
-    The reading is found on the pages that do not read as language, taken
-    together (one font usually spoils many pages the same way); each page is
-    then repaired with it when that makes the page read clearly better, and
-    clean pages get the token pass for short corrupted tokens.
-    """
-    model = model or langmodel.reference_model()
-    bad = [p for p in pages if langmodel.judge(p, model, lang=lang).passes is False]
-    found = find_shift("\n".join(bad), model, lang=lang) if bad else None
-    if found is None:
-        return [repair_text(p, model=model, lang=lang) for p in pages]
-    dominant = (found.method, found.offset)
-    out: list[TextRepair] = []
-    for page in pages:
-        rep = repair_text(page, model=model, lang=lang, offset=found.offset,
-                          method=found.method)
-        if not rep.changed:
-            tokens = _token_pass(page, dominant, model, lang)
-            if tokens != page:
-                rep = TextRepair(tokens, True, found.method, found.offset, 0.5,
-                                 f"corrupted tokens read through {found.describe()}")
-        out.append(rep)
-    return out
+CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")

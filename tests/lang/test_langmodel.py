@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_textlayer.errors import UsageError
-from pytest_textlayer.lang import langmodel
-from pytest_textlayer.lang.langmodel import LetterPairModel, best_language, fit, judge, score
+from pytest_textlayer.lang import langmodel, scripts, textsigns, textsymbols
+from pytest_textlayer.lang.fitting import fit
+from pytest_textlayer.lang.langmodel import LetterPairModel, best_language, judge, score
 from pytest_textlayer.lang.textrepair import repair_text
 
 PROSE = {
@@ -160,8 +161,8 @@ def test_score_is_minus_infinity_without_letters() -> None:
 
 def test_unseen_letters_are_grouped_by_script() -> None:
     model = fit(FRENCH_PAGES).languages["fit"]
-    assert model.map_symbol("ж") == langmodel.unseen_class("CYRILLIC")
-    assert model.map_symbol("λ") == langmodel.unseen_class("GREEK")
+    assert model.map_symbol("ж") == scripts.unseen_class("CYRILLIC")
+    assert model.map_symbol("λ") == scripts.unseen_class("GREEK")
     assert model.map_symbol("ж") != model.map_symbol("λ")
     assert model.map_symbol("é") == "é"
 
@@ -330,12 +331,12 @@ def test_code_urls_and_addresses_are_not_shattered_words(text: str) -> None:
                                    "|x|<=86&&y!=3", "AUC=0.79\u00b10.08", "x\u2264y"])
 def test_notation_tokens_are_not_shattered_words(token: str) -> None:
     """A name or a number joined to the next by an operator is notation, not shards."""
-    assert langmodel._shattered_words(f"{token} " * 20)[0] == 0
+    assert textsigns.shattered_words(f"{token} " * 20)[0] == 0
 
 
 @pytest.mark.parametrize("token", ["D4EE@BFD9?", "VL]H", "B@<F9F", "I]H"])
 def test_wrong_maps_still_shatter_words(token: str) -> None:
-    assert langmodel._shattered_words(f"{token} " * 20) == (20, 20)
+    assert textsigns.shattered_words(f"{token} " * 20) == (20, 20)
 
 
 def test_superscripts_and_subscripts_in_prose_still_read() -> None:
@@ -410,7 +411,7 @@ def test_every_glyph_on_one_letter_is_not_language() -> None:
 def test_long_pages_are_judged_on_a_sample_spread_over_them(lang: str) -> None:
     page = "\n".join([PROSE[lang]] * 40)  # Chinese and Japanese: words without spaces
     verdict = judge(page)
-    assert verdict.passes is True and 0 < verdict.pairs <= langmodel.MAX_SYMBOLS + 10
+    assert verdict.passes is True and 0 < verdict.pairs <= textsymbols.MAX_SYMBOLS + 10
     bad_tail = page + "\n" + enciphered(PROSE["en"] * 40)
     assert judge(bad_tail).score < verdict.score
 

@@ -9,16 +9,11 @@ import pytest
 from _paths import REAL_CORPUS
 from test_langmodel import PROSE, enciphered, shifted
 
+from pytest_textlayer.lang.documentrepair import repair_document, repair_lines
 from pytest_textlayer.lang.glyphorder import mac_standard_table
 from pytest_textlayer.lang.langmodel import judge
-from pytest_textlayer.lang.textrepair import (
-    find_shift,
-    mac_standard,
-    repair_document,
-    repair_lines,
-    repair_text,
-    shift,
-)
+from pytest_textlayer.lang.textrepair import find_shift, repair_text
+from pytest_textlayer.lang.textshift import mac_standard, shift
 
 
 def glyph_codes(text: str, offset: int = -29) -> str:

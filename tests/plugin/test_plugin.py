@@ -749,7 +749,7 @@ def test_real_corpus_one_item_per_file_and_the_core_s_verdicts(pytester: pytest.
 def test_model_from_marker_command_line_and_ini(
     pytester: pytest.Pytester, pdfs: Pdfs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_textlayer.lang.langmodel import fit
+    from pytest_textlayer.lang.fitting import fit
 
     english = [
         "The invoice lists every service we delivered during the month, with its price.",

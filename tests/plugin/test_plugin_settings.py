@@ -110,7 +110,7 @@ ENGLISH = [
 
 
 def _model(path: Path) -> Path:
-    from pytest_textlayer.lang.langmodel import fit
+    from pytest_textlayer.lang.fitting import fit
 
     fit(ENGLISH).save(path)
     return path

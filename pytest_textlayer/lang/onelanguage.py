@@ -1,0 +1,188 @@
+"""One language's letter pairs: their counts, smoothed probabilities and threshold.
+
+A language of the built-in reference, or the pages a model was fitted on,
+is a table of letter-pair counts; :mod:`.langmodel` puts languages together
+into a model and judges text with it. Here one table scores pairs. A letter
+the language has (almost) never seen becomes the *unseen-letter class of its
+script* (``<CYRILLIC>``, ``<HAN>``...), never one global out-of-vocabulary
+class: unknown Cyrillic letters must not look like unknown Han characters. A
+letter whose diacritic no language of the model uses is read as its base
+letter instead (Maltese ħ → h).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .scripts import SCRIPT_CLASS, group_of, is_class, script_of, unseen_class
+from .textsymbols import BOUNDARY
+
+#: Pair log-probabilities one language keeps computed (about 100 bytes each).
+LOGPROB_CACHE = 50_000
+#: Add-one smoothing constant.
+ALPHA = 1.0
+
+
+@functools.cache
+def _base_letter(sym: str) -> str:
+    """The letter under a letter's diacritics (é → e), or the symbol itself."""
+    if is_class(sym):
+        return sym
+    return unicodedata.normalize("NFD", sym)[0]
+
+
+
+class _LogProbs(dict[str, float]):
+    """Log P(b | a) per pair, computed on first use for pairs outside the language's alphabet."""
+
+    def __init__(self, lang: LanguageModel) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def __missing__(self, key: str) -> float:
+        if len(self) > LOGPROB_CACHE:  # bounded memory over very long runs
+            self.clear()
+        value = self.lang.logprob(key[0], key[1])
+        self[key] = value
+        return value
+
+
+@dataclass
+class LanguageModel:
+    """Letter-pair counts of one language (or one user's training pages) and its threshold.
+
+    `rows` gives, for a symbol, how often it occurs as the first of a pair
+    when that is more than the pairs listed (the reference profiles drop
+    rare pairs): the missing mass is spread evenly over every continuation,
+    so a language whose pairs are mostly rare (Chinese) does not condemn
+    every unlisted pair.
+    """
+
+    lang: str
+    pairs: dict[str, float]
+    threshold: float
+    name: str = ""
+    #: Score the model gives its own training distribution (reference models only).
+    expected: float | None = None
+    rows: dict[str, float] | None = None
+    alphabet: frozenset[str] = field(init=False)
+    groups: frozenset[str] = field(init=False)
+    _rows: dict[str, float] = field(init=False, repr=False)
+    _spread: dict[str, float] = field(init=False, repr=False)
+    _vocab: int = field(init=False, repr=False)
+    lp: _LogProbs = field(init=False, repr=False)
+    #: Letters of every language of the model this one belongs to (set by the model).
+    shared: frozenset[str] = field(init=False, repr=False, default=frozenset())
+
+    def __post_init__(self) -> None:
+        rows: dict[str, float] = {}
+        alphabet: set[str] = set()
+        letter_mass: dict[str, float] = {}
+        for key, n in self.pairs.items():
+            rows[key[0]] = rows.get(key[0], 0.0) + n
+            for sym in key:
+                if sym != BOUNDARY:
+                    alphabet.add(sym)
+            if key[0] != BOUNDARY:
+                g = group_of(key[0])
+                letter_mass[g] = letter_mass.get(g, 0.0) + n
+        self._vocab = len(alphabet | set(SCRIPT_CLASS.values())) + 1
+        spread: dict[str, float] = {}
+        for sym, total in (self.rows or {}).items():
+            if total > rows.get(sym, 0.0):
+                spread[sym] = (total - rows.get(sym, 0.0)) / self._vocab
+                rows[sym] = total
+                if sym != BOUNDARY:
+                    alphabet.add(sym)
+        self._rows = rows
+        self._spread = spread
+        self.alphabet = frozenset(alphabet)
+        total = sum(letter_mass.values()) or 1.0
+        self.groups = frozenset(g for g, n in letter_mass.items() if n >= 0.08 * total)
+        self.lp = _LogProbs(self)
+
+    def expected_score(self) -> float:
+        """Mean log-probability per pair of the model's own counts (pruned mass included)."""
+        total = sum(self._rows.values())
+        acc = math.fsum(n * self.logprob(k[0], k[1]) for k, n in self.pairs.items())
+        for sym, each in self._spread.items():
+            acc += each * self._vocab * math.log((each + ALPHA)
+                                                 / (self._rows[sym] + ALPHA * self._vocab))
+        return acc / total
+
+    def map_symbol(self, sym: str) -> str:
+        """The symbol itself, its base letter when only that is known, or its script's class.
+
+        A letter with a diacritic that no language of the model uses (Maltese ħ,
+        Hawaiian ā in most models) is read as its base letter: still the letter
+        of a word, not a letter from nowhere. A letter some other language uses
+        (ö in a Croatian model) stays foreign, or ciphers would hide behind it.
+        """
+        if sym == BOUNDARY or sym in self.alphabet:
+            return sym
+        if sym not in self.shared:  # a letter another language uses is that language's letter
+            base = _base_letter(sym)
+            if base in self.alphabet:
+                return base
+        return unseen_class(script_of(sym))
+
+    def logprob(self, a: str, b: str) -> float:
+        """Smoothed log P(b | a) with add-one smoothing over the model's symbols."""
+        a = self.map_symbol(a)
+        b = self.map_symbol(b)
+        count = self.pairs.get(a + b, 0.0) + self._spread.get(a, 0.0)
+        return math.log((count + ALPHA) / (self._rows.get(a, 0.0) + ALPHA * self._vocab))
+
+    def total(self, keys: Iterable[str], counts: Iterable[int]) -> float:
+        """Sum of count × log-probability over pair keys (fast path for scoring)."""
+        total: float = sum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
+        return total
+
+    def score_counts(self, counts: Mapping[str, int]) -> float:
+        n = sum(counts.values())
+        if n == 0:
+            return -math.inf
+        return self.total(counts.keys(), counts.values()) / n
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "lang": self.lang,
+            "name": self.name,
+            "threshold": round(self.threshold, 4),
+            "pairs": {k: round(v, 2) for k, v in sorted(self.pairs.items())},
+        }
+        if self.expected is not None:
+            data["expected"] = round(self.expected, 4)
+        if self.rows:
+            data["rows"] = {k: round(v, 2) for k, v in sorted(self.rows.items())}
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, trusted: bool = False) -> LanguageModel:
+        pairs = data["pairs"]
+        if not isinstance(pairs, dict) or not trusted and not all(
+            isinstance(k, str) and len(k) == 2 and isinstance(v, (int, float)) and v >= 0
+            for k, v in pairs.items()
+        ):
+            raise ValueError("'pairs' must map two-symbol strings to counts")
+        expected = data.get("expected")
+        rows = data.get("rows")
+        if rows is not None and not trusted and not (isinstance(rows, dict) and all(
+                isinstance(k, str) and len(k) == 1 and isinstance(v, (int, float))
+                for k, v in rows.items())):
+            raise ValueError("'rows' must map symbols to counts")
+        return cls(
+            lang=str(data["lang"]),
+            pairs=pairs if trusted else {k: float(v) for k, v in pairs.items()},
+            threshold=float(data["threshold"]),
+            name=str(data.get("name", "")),
+            expected=None if expected is None else float(expected),
+            rows=None if rows is None else rows if trusted else {
+                k: float(v) for k, v in rows.items()},
+        )
