@@ -66,7 +66,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_fit(args: argparse.Namespace) -> int:
     from ..judge.classifier import classify_or_raise
-    from ..lang.langmodel import fit
+    from ..lang.fitting import fit
     from ..pdf.readers import pdfium_text_of
     from ..pdf.source import read_source
 

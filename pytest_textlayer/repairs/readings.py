@@ -228,7 +228,7 @@ def _common_han() -> frozenset[str]:
     """The commonly used Han characters: the reference profiles' groups, and the ideographs
     the CJK models keep as letters of their own (the most frequent, 年 and 的, are in no
     group)."""
-    from ..lang import langmodel
+    from ..lang import langmodel, textsymbols
 
     model = langmodel.reference_model()  # the groups come with the reference profiles
     own: set[str] = set()
@@ -236,7 +236,7 @@ def _common_han() -> frozenset[str]:
         han = {s for s in language.alphabet if len(s) == 1 and _is_han(s)}
         if len(han) >= MIN_MODEL_HAN:
             own |= han
-    return langmodel.han_characters() | own
+    return textsymbols.han_characters() | own
 
 
 def han_share(text: str) -> tuple[int, float]:
