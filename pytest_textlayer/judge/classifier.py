@@ -65,6 +65,9 @@ class _Decision:
     repaired_sample: str | None = None
 
 
+#: The module that remembers the readings which repaired recent texts (see classify_pages).
+SHIFT_SEARCH = "pytest_textlayer.lang.textrepair"
+
 def classify(
     pdf: PdfInput,
     *,
@@ -119,7 +122,7 @@ def iter_page_reports(
 
     # Readings remembered from another document must not decide this one; a process that has
     # not imported the shift search (and the language model it loads) has none to forget.
-    textrepair = sys.modules.get(f"{__package__}.textrepair")
+    textrepair = sys.modules.get(SHIFT_SEARCH)
     if textrepair is not None:
         textrepair.forget_recent()
     try:

@@ -83,3 +83,15 @@ def test_short_scrambled_pages_are_judged_with_the_fonts_earlier_text() -> None:
     readable = classify(generate("readable", short, lang="de", pages=3, producer="type0",
                                  font=mono).pdf)
     assert [p.verdict for p in readable.pages] == [Verdict.READABLE] * 3
+
+
+def test_a_new_document_forgets_the_readings_of_the_last() -> None:
+    """A reading that repaired one document's shifted text never decides the next one's."""
+    from pytest_textlayer.generators import generate
+    from pytest_textlayer.lang import textrepair
+
+    classify(generate("shifted").pdf)  # loads the shift search and leaves its reading
+    remembered = ("offset", 12345)
+    textrepair._RECENT.insert(0, remembered)
+    classify(generate("readable").pdf)
+    assert remembered not in textrepair._RECENT
