@@ -438,10 +438,10 @@ def _plans(pdf: Any, bad_pages: set[int]) -> list[_Plan]:
     """
     from ..pdf import fonts
     from ..pdf.soundroute import font_is_sound
-    from . import recover
+    from . import fontusage
 
     plans: list[_Plan] = []
-    for usage in recover.collect_fonts(pdf).values():
+    for usage in fontusage.collect_fonts(pdf).values():
         try:
             info = fonts.analyse_font(usage.font)
         except Exception:  # noqa: BLE001 - a font the analyser cannot read is repaired from scratch

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer.repairs import glyphocr, recover
+from pytest_textlayer.repairs import fontusage, glyphocr, recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -18,11 +18,11 @@ TEXT = (
 )
 
 
-def _usage(data: bytes) -> recover.FontUsage:
+def _usage(data: bytes) -> fontusage.FontUsage:
     import pikepdf
 
     pdf = pikepdf.open(io.BytesIO(data))
-    usages = list(recover.collect_fonts(pdf).values())
+    usages = list(fontusage.collect_fonts(pdf).values())
     assert len(usages) == 1
     return usages[0]
 
@@ -114,7 +114,7 @@ def test_collect_fonts_follows_form_xobjects_and_splits_tj_gaps() -> None:
     form.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
     page.obj.Resources.XObject = pikepdf.Dictionary(X1=form)
     page.obj.Contents = pdf.make_stream(page.obj.Contents.read_bytes() + b"\nq /X1 Do Q")
-    usage = list(recover.collect_fonts(pdf).values())[0]
+    usage = list(fontusage.collect_fonts(pdf).values())[0]
     assert usage.pages[0][-2:] == [[0x2B, 0x48], [0x4F]]
 
 
@@ -198,8 +198,8 @@ def test_hex_suffixed_glyph_names_are_code_points_only_when_ascii_codes_agree() 
 
 def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
     """"Il" read as "|l" once: the reading that makes the word whole wins; a tie stays open."""
+    from pytest_textlayer.repairs.fontusage import FontUsage
     from pytest_textlayer.repairs.glyphsettle import settle
-    from pytest_textlayer.repairs.recover import FontUsage
 
     text = "Il libro e il comune: Il disagio"
     letters = sorted(set(text))
@@ -230,8 +230,8 @@ def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
 def test_accents_and_a_reading_another_glyph_owns_settle_a_split_vote() -> None:
     """ύ twice and ὕ once: the model folds breathings, the majority decides; Τ read once as τ,
     where τ has its own glyph: Τ."""
+    from pytest_textlayer.repairs.fontusage import FontUsage
     from pytest_textlayer.repairs.glyphsettle import settle
-    from pytest_textlayer.repairs.recover import FontUsage
 
     text = "οδού ύστερα Τρίτη τα Τα"
     code = {ch: i + 1 for i, ch in enumerate(sorted(set(text)))}

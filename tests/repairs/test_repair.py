@@ -268,13 +268,13 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
     import pikepdf
 
     from pytest_textlayer.pdf import fonts
-    from pytest_textlayer.repairs import recover
+    from pytest_textlayer.repairs import fontusage, recover
     from pytest_textlayer.repairs.repairer import _contradiction, _Plan
     from pytest_textlayer.repairs.tounicode_writer import attach
 
     text = "the quick brown fox jumps over the lazy dog again and again"
     pdf = pikepdf.open(io.BytesIO(severed_pdf([text], order="first-use", keep="cmap")))
-    [usage] = recover.collect_fonts(pdf).values()
+    [usage] = fontusage.collect_fonts(pdf).values()
     truth = recover.from_program(usage)
     assert truth is not None
     attach(pdf, usage.font, truth.mapping)
