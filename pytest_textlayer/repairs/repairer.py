@@ -478,14 +478,14 @@ def _named(plan: _Plan) -> dict[int, str]:
     constant cannot give it, so it is not shifted back (a code the shifted
     ToUnicode left out reads through its name, 'space', and stays a space).
     """
-    from .recover import _agl
+    from .recover import agl
 
     if plan.info is None:
         return {}
     out: dict[int, str] = {}
     for code, name in plan.info.glyph_names.items():
         text = plan.info.to_unicode(code)
-        if text and text == _agl(name):
+        if text and text == agl(name):
             out[code] = text
     return out
 
@@ -538,7 +538,7 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     Otherwise only the codes without a route are filled.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import programmaps, recover
 
     usage = plan.usage
     spec = _spec_text(plan)
@@ -553,7 +553,7 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     contradicted = on_bad_page and bool(spec) and _contradicted(plan)
     if wrong or contradicted:
         plan.bad = set(usage.codes())
-    program = recover.from_program(usage)
+    program = programmaps.from_program(usage)
     if program is not None:
         plan.program.append(program)
         if _program_heard(usage, spec, program.mapping, model, lang,

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer.repairs import fontusage, glyphocr, recover
+from pytest_textlayer.repairs import fontusage, glyphocr, programmaps, recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -31,7 +31,7 @@ def _usage(data: bytes) -> fontusage.FontUsage:
 @pytest.mark.parametrize("order", ["mac-standard", "first-use"])
 def test_program_tables_give_the_drawn_text(order: str, keep: str, source: str) -> None:
     usage = _usage(severed_pdf([TEXT], order=order, keep=keep))
-    found = recover.from_program(usage)
+    found = programmaps.from_program(usage)
     assert found is not None
     assert found.source == source
     assert found.coverage == 1.0
@@ -39,7 +39,7 @@ def test_program_tables_give_the_drawn_text(order: str, keep: str, source: str) 
 
 
 def test_program_without_cmap_or_post_says_nothing() -> None:
-    assert recover.from_program(_usage(severed_pdf([TEXT], keep="none"))) is None
+    assert programmaps.from_program(_usage(severed_pdf([TEXT], keep="none"))) is None
 
 
 def test_mac_standard_order_is_verified_and_maps_accents() -> None:
@@ -187,13 +187,13 @@ def test_parse_hocr_reads_characters_words_and_lines() -> None:
 
 def test_hex_suffixed_glyph_names_are_code_points_only_when_ascii_codes_agree() -> None:
     names = {c: f"iSQP{c:04X}" for c in range(0x41, 0x5B)} | {229: "iSQP05EA", 32: "iSQP0020"}
-    got = recover.hex_names(names)
+    got = programmaps.hex_names(names)
     assert got[0x41] == "A" and got[229] == "\u05ea" and got[32] == " "
     shifted = {c: f"iSQP{c + 1:04X}" for c in range(0x41, 0x5B)}
-    assert recover.hex_names(shifted) == {}  # the hex is not the code: a glyph index
+    assert programmaps.hex_names(shifted) == {}  # the hex is not the code: a glyph index
     mixed = names | {0x30: "zero"}
-    assert recover.hex_names(mixed) == {}  # one scheme for every name, or none
-    assert recover.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few
+    assert programmaps.hex_names(mixed) == {}  # one scheme for every name, or none
+    assert programmaps.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few
 
 
 def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
