@@ -1,9 +1,9 @@
 """Repairing a text layer: new maps for broken fonts, OCR where no map can be had.
 
 Owns `repairer` (`repair`: the driver), `recover` (what a recovered map is
-and may carry; maps recovered from the document and the language),
-`fontusage` (the fonts drawing text, their codes and glyphs), `programmaps`
-(maps from the font program), `glyphocr`, `glyphsettle`,
+and may carry), `fontusage` (the fonts drawing text, their codes and glyphs),
+`programmaps` and `ordermaps` (maps from the font program; from the glyph
+order, judged by the language), `glyphocr`, `glyphsettle`,
 `specimen` and `blankglyphs` (reading severed fonts by their glyphs),
 `tounicode_writer` (writing `/ToUnicode`) and `ocr` (the OCRmyPDF fallback).
 

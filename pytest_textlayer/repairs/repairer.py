@@ -538,7 +538,7 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     Otherwise only the codes without a route are filled.
     """
     from ..lang import langmodel
-    from . import programmaps, recover
+    from . import ordermaps, programmaps, recover
 
     usage = plan.usage
     spec = _spec_text(plan)
@@ -591,14 +591,14 @@ def _recover(plan: _Plan, model: Any, lang: str | None, on_bad_page: bool) -> No
     # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
     # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
     if plan.missing() and (wrong or contradicted) and plan.info is not None:
-        shifted = recover.from_order(usage, model, lang, base=_shift_base(plan))
+        shifted = ordermaps.from_order(usage, model, lang, base=_shift_base(plan))
         if shifted is not None:
             plan.add(shifted)
             # Codes their glyph names vouch for keep their text (no source of their own).
             plan.mapping.update({c: t for c, t in _named(plan).items() if c in plan.missing()})
             plan.shift = shifted.offset
     if plan.missing():
-        order = recover.from_order(usage, model, lang)
+        order = ordermaps.from_order(usage, model, lang)
         if order is not None and (order.source != "codes" or _codes_agree(plan, order.mapping)):
             plan.add_order(order)
 
@@ -632,17 +632,17 @@ def _program_heard(
     alike), as long as the program's text reads no worse.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import ordermaps
 
     if not (wrong or contradicted):
         return True
-    then = usage.text({**spec, **found})[: recover.VERIFY_CHARS]
+    then = usage.text({**spec, **found})[: ordermaps.VERIFY_CHARS]
     after = langmodel.judge(then, model, lang=lang)
     if after.passes or not contradicted:
         return bool(after.passes)
     if after.passes is None:
         return True
-    now = usage.text(dict(spec))[: recover.VERIFY_CHARS]
+    now = usage.text(dict(spec))[: ordermaps.VERIFY_CHARS]
     before = langmodel.judge(now, model, lang=lang)
     return not before.passes and after.margin >= before.margin and _junk(then) <= _junk(now)
 
@@ -682,7 +682,7 @@ def _document_shift(plans: list[_Plan], model: Any, lang: str | None) -> int | N
     wrong one, while the document's other fonts pass under one only.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import ordermaps
 
     shifted = [p for p in plans if p.shift is not None and p.info is not None]
     offsets = sorted({p.shift for p in shifted if p.shift is not None})
@@ -694,9 +694,9 @@ def _document_shift(plans: list[_Plan], model: Any, lang: str | None) -> int | N
         for plan in shifted:
             info = plan.info
             drawn = {c: t for c in plan.usage.codes() if (t := info.to_unicode(c))}
-            moved = recover.offset_map(plan.usage, offset, base=_shift_base(plan))
+            moved = ordermaps.offset_map(plan.usage, offset, base=_shift_base(plan))
             verdict = langmodel.judge(
-                plan.usage.text({**drawn, **moved})[: recover.VERIFY_CHARS], model, lang=lang
+                plan.usage.text({**drawn, **moved})[: ordermaps.VERIFY_CHARS], model, lang=lang
             )
             if verdict.passes:
                 glyphs += plan.usage.glyphs
@@ -753,7 +753,7 @@ def _reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted:
         # A score on a few letter pairs is noise ('פרק 3' scores below its soup); the shape
         # of the words is not: '1RWHV' and '§UJHU' are no words, 'Notes' and 'Ärger' are
         # (but 'oCa' from 'R&D' is not: too short, and a capital inside a word).
-        from .recover import wordlike
+        from .ordermaps import wordlike
 
         letters = sum(ch.isalpha() for ch in then)
         camel = any(a.islower() and b.isupper() for a, b in zip(then, then[1:], strict=False))
@@ -868,10 +868,10 @@ def _unspaced(text: str) -> bool:
     """Most letters are of a script written without spaces (CJK, kana, Thai...)."""
     import unicodedata
 
-    from .recover import _UNSPACED
+    from .ordermaps import UNSPACED
 
     letters = [ch for ch in text if ch.isalpha()]
-    unspaced = sum(unicodedata.name(ch, "").startswith(_UNSPACED) for ch in letters)
+    unspaced = sum(unicodedata.name(ch, "").startswith(UNSPACED) for ch in letters)
     return bool(letters) and unspaced > len(letters) / 2
 
 
@@ -1097,7 +1097,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
     the document's other programs overruled their ToUnicode maps
     (:func:`_programs_overrule`) and it reads as well.
     """
-    from . import recover
+    from . import ordermaps, recover
 
     offset = _document_shift(plans, model, lang)
     overrule = _programs_overrule(plans)
@@ -1116,7 +1116,8 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             program.update({c: t for c, t in found.mapping.items() if c not in program})
         readings: list[tuple[str, dict[int, str], str]] = []
         moved = (
-            recover.offset_map(usage, offset, base=_shift_base(plan)) if offset is not None else {}
+            ordermaps.offset_map(usage, offset, base=_shift_base(plan))
+            if offset is not None else {}
         )
         if offset is not None and plan.shift == offset:
             # Shifted by the document's offset, repaired from another source that left codes
@@ -1132,7 +1133,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
         counts = usage.codes()
         if offset is not None and plan.shift != offset and sum(
             counts[c] for c in proper if c in moved
-        ) >= recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+        ) >= ordermaps.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
             then = {**drawn, **moved} if plan.shift is not None else {**now, **moved}
             readings.append((
                 "offset",
@@ -1152,7 +1153,7 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             )
             readings.append((source, {**now, **differ}, what))
         # A whole reading, judged against the present one (not a filling of holes).
-        codes = recover.codes_map(usage) if by_codes and not program else {}
+        codes = ordermaps.codes_map(usage) if by_codes and not program else {}
         if codes and "codes" not in plan.sources:
             readings.append((
                 "codes",
@@ -1163,8 +1164,8 @@ def _settle_with_document(plans: list[_Plan], model: Any, lang: str | None) -> N
             if then == now:
                 continue
             # (The model's verdict on a font's first pages is enough, and fast on a long book.)
-            text_now = usage.text(now)[: recover.VERIFY_CHARS]
-            text_then = usage.text(then)[: recover.VERIFY_CHARS]
+            text_now = usage.text(now)[: ordermaps.VERIFY_CHARS]
+            text_then = usage.text(then)[: ordermaps.VERIFY_CHARS]
             # The document's offset agreeing with an independent reading confirms it: the
             # program's, or the glyph order's that the font's own text chose (a short heading's
             # Mac-standard reading leaves out the accented letters the offset gives back).
@@ -1232,7 +1233,7 @@ def _follow_proven_offset(plans: list[_Plan], offset: int) -> None:
     heading beside a shifted body reads as common ideographs already, and as
     the body's characters, and stays.
     """
-    from . import recover
+    from . import ordermaps, recover
 
     if not any(p.overruled and p.shift == offset for p in plans):
         return
@@ -1243,11 +1244,11 @@ def _follow_proven_offset(plans: list[_Plan], offset: int) -> None:
             continue
         usage = plan.usage
         base = _shift_base(plan)
-        moved = recover.offset_map(usage, offset, base=base)
+        moved = ordermaps.offset_map(usage, offset, base=base)
         counts = usage.codes()
         proper = [c for c, t in base.items() if not _junk(t)]
         if not proper or sum(counts[c] for c in proper if c in moved) < \
-                recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+                ordermaps.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
             continue
         drawn = plan.drawn()
         now, then = usage.text(drawn), usage.text({**drawn, **moved})

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer.repairs import fontusage, glyphocr, programmaps, recover
+from pytest_textlayer.repairs import fontusage, glyphocr, ordermaps, programmaps, recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -44,7 +44,7 @@ def test_program_without_cmap_or_post_says_nothing() -> None:
 
 def test_mac_standard_order_is_verified_and_maps_accents() -> None:
     usage = _usage(severed_pdf([TEXT], order="mac-standard", keep="none"))
-    found = recover.from_order(usage)
+    found = ordermaps.from_order(usage)
     assert found is not None
     assert found.source == "mac-standard"
     assert usage.text(found.mapping) == TEXT  # œ, î, ê come through, which −29 cannot give
@@ -53,15 +53,15 @@ def test_mac_standard_order_is_verified_and_maps_accents() -> None:
 def test_first_use_order_is_not_guessed() -> None:
     """Glyph ids in order of first use make letter soup under many offsets: none is believed."""
     usage = _usage(severed_pdf([TEXT], order="first-use", keep="none"))
-    assert recover.from_order(usage) is None
+    assert ordermaps.from_order(usage) is None
 
 
 def test_offset_map_and_wordlike() -> None:
     usage = _usage(severed_pdf(["Hello world"], order="mac-standard", keep="none"))
-    assert usage.text(recover.offset_map(usage, 29)) == "Hello world"
-    assert recover.wordlike("Hello, world: (l’ami) 12,5 %") == 1.0
-    assert recover.wordlike("9:;<=>?@ABCDEFG") == 0.0
-    assert recover.wordlike("¦a¤ď¶³a¢a´") < 0.5
+    assert usage.text(ordermaps.offset_map(usage, 29)) == "Hello world"
+    assert ordermaps.wordlike("Hello, world: (l’ami) 12,5 %") == 1.0
+    assert ordermaps.wordlike("9:;<=>?@ABCDEFG") == 0.0
+    assert ordermaps.wordlike("¦a¤ď¶³a¢a´") < 0.5
 
 
 def test_a_shifted_ligature_value_moves_back_character_by_character() -> None:
@@ -69,7 +69,7 @@ def test_a_shifted_ligature_value_moves_back_character_by_character() -> None:
     codes = sorted(usage.codes())
     down = {code: "".join(chr(ord(ch) - 29) for ch in text)
             for code, text in zip(codes, ["fi", "a", "\ufb01"], strict=False)}
-    back = recover.offset_map(usage, 29, base=down)
+    back = ordermaps.offset_map(usage, 29, base=down)
     assert [back[c] for c in codes[:3]] == ["fi", "a", "\ufb01"]
 
 
