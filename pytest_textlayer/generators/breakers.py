@@ -351,7 +351,7 @@ def break_pdf(
     """
     import pikepdf
 
-    from ..repairs.recover import collect_fonts
+    from ..repairs.fontusage import collect_fonts
 
     spec = BREAKERS.get(breaker)
     if spec is None:

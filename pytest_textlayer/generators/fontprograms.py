@@ -101,10 +101,10 @@ def _mostly_text(cmap: dict[int, str]) -> bool:
 
 def _mostly_named(order: list[str]) -> bool:
     """Most glyph names stand for characters through the AGL (not 'glyph00004', 'uniF001')."""
-    from ..repairs.recover import _agl
+    from ..repairs.recover import agl
 
     names = [n for n in order if n != ".notdef"]
-    return bool(names) and sum(bool(_agl(n)) for n in names) * 2 > len(names)
+    return bool(names) and sum(bool(agl(n)) for n in names) * 2 > len(names)
 
 
 def program_route(font: Any) -> str | None:

@@ -6,8 +6,10 @@ evidence), `readings` (one reading judged against another), `settle` (fonts
 settled with the rest of the document), `choice` (the candidate readings, their
 evidence and the one chooser), `aswritten` (the values written),
 `ocr_fallback` (what OCR brings, in which language), `outfile` (writing OUT),
-`recover` (maps recovered from the
-font program, the document and the language), `glyphocr`, `glyphsettle`,
+`recover` (what a recovered map is and may carry), `fontusage` (the fonts
+drawing text, their codes and glyphs), `programmaps` and `ordermaps` (maps
+from the font program; from the glyph order, judged by the language),
+`glyphocr`, `glyphsettle`,
 `specimen` and `blankglyphs` (reading severed fonts by their glyphs),
 `tounicode_writer` (writing `/ToUnicode`) and `ocr` (the OCRmyPDF fallback).
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..pdf.fonts import cid_widths
-from .recover import FontUsage, _descendant, _gid_codes, _program_glyphs
+from .fontusage import FontUsage
+from .fontusage import descendant as _descendant
+from .fontusage import gid_codes as _gid_codes
+from .fontusage import program_glyphs as _program_glyphs
 
 
 def blank_codes(usage: FontUsage) -> set[int]:

@@ -70,18 +70,18 @@ class Judging:
     def text(self, candidate: Candidate) -> str:
         """The font's text under ``candidate`` (its first pages: the model's verdict on them
         is enough, and fast on a long book)."""
-        from . import recover
+        from . import ordermaps
 
         if candidate.kind not in self._texts:
-            text: str = self.plan.usage.text(candidate.mapping)[: recover.VERIFY_CHARS]
+            text: str = self.plan.usage.text(candidate.mapping)[: ordermaps.VERIFY_CHARS]
             self._texts[candidate.kind] = text
         return self._texts[candidate.kind]
 
     @functools.cached_property
     def present_text(self) -> str:
-        from . import recover
+        from . import ordermaps
 
-        text: str = self.plan.usage.text(self.present)[: recover.VERIFY_CHARS]
+        text: str = self.plan.usage.text(self.present)[: ordermaps.VERIFY_CHARS]
         return text
 
 

@@ -24,7 +24,7 @@ def recover_plan(plan: Plan, model: Any, lang: str | None, on_bad_page: bool) ->
     Otherwise only the codes without a route are filled.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import ordermaps, programmaps, recover
 
     usage = plan.usage
     spec = spec_text(plan)
@@ -39,7 +39,7 @@ def recover_plan(plan: Plan, model: Any, lang: str | None, on_bad_page: bool) ->
     contradicted = on_bad_page and bool(spec) and _contradicted(plan)
     if wrong or contradicted:
         plan.bad = set(usage.codes())
-    program = recover.from_program(usage)
+    program = programmaps.from_program(usage)
     if program is not None:
         plan.program.append(program)
         if _program_heard(usage, spec, program.mapping, model, lang,
@@ -77,14 +77,14 @@ def recover_plan(plan: Plan, model: Any, lang: str | None, on_bad_page: bool) ->
     # case the producer wrote, which a glyph-id offset can only guess (the letter-pair model
     # reads 'layout' and 'LAYOUT' alike, and offset -32 turns one into the other).
     if plan.missing() and (wrong or contradicted) and plan.info is not None:
-        shifted = recover.from_order(usage, model, lang, base=shift_base(plan))
+        shifted = ordermaps.from_order(usage, model, lang, base=shift_base(plan))
         if shifted is not None:
             plan.add(shifted)
             # Codes their glyph names vouch for keep their text (no source of their own).
             plan.mapping.update({c: t for c, t in named_codes(plan).items() if c in plan.missing()})
             plan.shift = shifted.offset
     if plan.missing():
-        order = recover.from_order(usage, model, lang)
+        order = ordermaps.from_order(usage, model, lang)
         if order is not None and (order.source != "codes" or _codes_agree(plan, order.mapping)):
             plan.add_order(order)
 
@@ -118,17 +118,17 @@ def _program_heard(
     alike), as long as the program's text reads no worse.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import ordermaps
 
     if not (wrong or contradicted):
         return True
-    then = usage.text({**spec, **found})[: recover.VERIFY_CHARS]
+    then = usage.text({**spec, **found})[: ordermaps.VERIFY_CHARS]
     after = langmodel.judge(then, model, lang=lang)
     if after.passes or not contradicted:
         return bool(after.passes)
     if after.passes is None:
         return True
-    now = usage.text(dict(spec))[: recover.VERIFY_CHARS]
+    now = usage.text(dict(spec))[: ordermaps.VERIFY_CHARS]
     before = langmodel.judge(now, model, lang=lang)
     return not before.passes and after.margin >= before.margin and junk(then) <= junk(now)
 

@@ -17,7 +17,8 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .recover import FontUsage, Recovery, coverage, usable_text
+from .fontusage import FontUsage
+from .recover import Recovery, coverage, usable_text
 
 #: Votes a code needs before OCR's reading of it is believed.
 MIN_VOTES = 2

@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .recover import FontUsage, usable_text
+from .fontusage import FontUsage
+from .recover import usable_text
 
 #: The best candidate's score (mean log probability per letter pair) must lead by this much.
 MIN_LEAD = 0.3

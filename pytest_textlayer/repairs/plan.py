@@ -137,10 +137,10 @@ def font_plans(pdf: Any, bad_pages: set[int]) -> list[Plan]:
     """
     from ..pdf import fonts
     from ..pdf.soundroute import font_is_sound
-    from . import recover
+    from . import fontusage
 
     plans: list[Plan] = []
-    for usage in recover.collect_fonts(pdf).values():
+    for usage in fontusage.collect_fonts(pdf).values():
         try:
             info = fonts.analyse_font(usage.font)
         except Exception:  # noqa: BLE001 - a font the analyser cannot read is repaired from scratch
@@ -177,14 +177,14 @@ def named_codes(plan: Plan) -> dict[int, str]:
     constant cannot give it, so it is not shifted back (a code the shifted
     ToUnicode left out reads through its name, 'space', and stays a space).
     """
-    from .recover import _agl
+    from .recover import agl
 
     if plan.info is None:
         return {}
     out: dict[int, str] = {}
     for code, name in plan.info.glyph_names.items():
         text = plan.info.to_unicode(code)
-        if text and text == _agl(name):
+        if text and text == agl(name):
             out[code] = text
     return out
 

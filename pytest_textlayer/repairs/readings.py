@@ -73,7 +73,7 @@ def reads_better(now: str, then: str, model: Any, lang: str | None, *, shifted: 
         # A score on a few letter pairs is noise ('פרק 3' scores below its soup); the shape
         # of the words is not: '1RWHV' and '§UJHU' are no words, 'Notes' and 'Ärger' are
         # (but 'oCa' from 'R&D' is not: too short, and a capital inside a word).
-        from .recover import wordlike
+        from .ordermaps import wordlike
 
         letters = sum(ch.isalpha() for ch in then)
         camel = any(a.islower() and b.isupper() for a, b in zip(then, then[1:], strict=False))
@@ -188,10 +188,10 @@ def unspaced(text: str) -> bool:
     """Most letters are of a script written without spaces (CJK, kana, Thai...)."""
     import unicodedata
 
-    from .recover import _UNSPACED
+    from .ordermaps import UNSPACED
 
     letters = [ch for ch in text if ch.isalpha()]
-    unspaced = sum(unicodedata.name(ch, "").startswith(_UNSPACED) for ch in letters)
+    unspaced = sum(unicodedata.name(ch, "").startswith(UNSPACED) for ch in letters)
     return bool(letters) and unspaced > len(letters) / 2
 
 

@@ -36,7 +36,7 @@ def _document_shift(plans: list[Plan], model: Any, lang: str | None) -> int | No
     wrong one, while the document's other fonts pass under one only.
     """
     from ..lang import langmodel
-    from . import recover
+    from . import ordermaps
 
     shifted = [p for p in plans if p.shift is not None and p.info is not None]
     offsets = sorted({p.shift for p in shifted if p.shift is not None})
@@ -48,9 +48,9 @@ def _document_shift(plans: list[Plan], model: Any, lang: str | None) -> int | No
         for plan in shifted:
             info = plan.info
             drawn = {c: t for c in plan.usage.codes() if (t := info.to_unicode(c))}
-            moved = recover.offset_map(plan.usage, offset, base=shift_base(plan))
+            moved = ordermaps.offset_map(plan.usage, offset, base=shift_base(plan))
             verdict = langmodel.judge(
-                plan.usage.text({**drawn, **moved})[: recover.VERIFY_CHARS], model, lang=lang
+                plan.usage.text({**drawn, **moved})[: ordermaps.VERIFY_CHARS], model, lang=lang
             )
             if verdict.passes:
                 glyphs += plan.usage.glyphs
@@ -87,7 +87,7 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
     or the document's other programs overruled their ToUnicode maps
     (:func:`_programs_overrule`) and it reads as well.
     """
-    from . import recover
+    from . import ordermaps, recover
 
     offset = _document_shift(plans, model, lang)
     overrule = _programs_overrule(plans)
@@ -104,7 +104,7 @@ def settle_with_document(plans: list[Plan], model: Any, lang: str | None) -> Non
         for found in plan.program:
             program.update({c: t for c, t in found.mapping.items() if c not in program})
         moved = (
-            recover.offset_map(usage, offset, base=shift_base(plan)) if offset is not None else {}
+            ordermaps.offset_map(usage, offset, base=shift_base(plan)) if offset is not None else {}
         )
         if offset is not None and plan.shift == offset:
             # Shifted by the document's offset, repaired from another source that left codes
@@ -143,14 +143,14 @@ def _offset_reading(j: Judging) -> Candidate | None:
     would not be text) does not apply to the font; junk values (PUA,
     controls) say nothing.
     """
-    from . import recover
+    from . import ordermaps
 
     plan, moved, offset = j.plan, j.moved, j.offset
     proper = [c for c, t in shift_base(plan).items() if not junk(t)]
     counts = plan.usage.codes()
     if offset is None or plan.shift == offset or sum(
         counts[c] for c in proper if c in moved
-    ) < recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+    ) < ordermaps.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
         return None
     then = {**plan.drawn(), **moved} if plan.shift is not None else {**j.present, **moved}
     return Candidate(
@@ -182,9 +182,9 @@ def _program_reading(j: Judging) -> Candidate | None:
 def _codes_reading(j: Judging) -> Candidate | None:
     """The font's character codes read as WinAnsi text, when another font of the document
     was read so and the font has no program (a whole reading, not a filling of holes)."""
-    from . import recover
+    from . import ordermaps
 
-    codes = recover.codes_map(j.plan.usage) if j.by_codes and not j.program else {}
+    codes = ordermaps.codes_map(j.plan.usage) if j.by_codes and not j.program else {}
     if not codes or "codes" in j.plan.sources:
         return None
     return Candidate(
@@ -231,7 +231,7 @@ def _follow_proven_offset(plans: list[Plan], offset: int) -> None:
     heading beside a shifted body reads as common ideographs already, and as
     the body's characters, and stays.
     """
-    from . import recover
+    from . import ordermaps, recover
 
     if not any(p.overruled and p.shift == offset for p in plans):
         return
@@ -242,11 +242,11 @@ def _follow_proven_offset(plans: list[Plan], offset: int) -> None:
             continue
         usage = plan.usage
         base = shift_base(plan)
-        moved = recover.offset_map(usage, offset, base=base)
+        moved = ordermaps.offset_map(usage, offset, base=base)
         counts = usage.codes()
         proper = [c for c, t in base.items() if not junk(t)]
         if not proper or sum(counts[c] for c in proper if c in moved) < \
-                recover.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
+                ordermaps.MIN_ORDER_COVERAGE * sum(counts[c] for c in proper):
             continue
         drawn = plan.drawn()
         now, then = usage.text(drawn), usage.text({**drawn, **moved})

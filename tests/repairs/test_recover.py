@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer.repairs import glyphocr, recover
+from pytest_textlayer.repairs import fontusage, glyphocr, ordermaps, programmaps, recover
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -18,11 +18,11 @@ TEXT = (
 )
 
 
-def _usage(data: bytes) -> recover.FontUsage:
+def _usage(data: bytes) -> fontusage.FontUsage:
     import pikepdf
 
     pdf = pikepdf.open(io.BytesIO(data))
-    usages = list(recover.collect_fonts(pdf).values())
+    usages = list(fontusage.collect_fonts(pdf).values())
     assert len(usages) == 1
     return usages[0]
 
@@ -31,7 +31,7 @@ def _usage(data: bytes) -> recover.FontUsage:
 @pytest.mark.parametrize("order", ["mac-standard", "first-use"])
 def test_program_tables_give_the_drawn_text(order: str, keep: str, source: str) -> None:
     usage = _usage(severed_pdf([TEXT], order=order, keep=keep))
-    found = recover.from_program(usage)
+    found = programmaps.from_program(usage)
     assert found is not None
     assert found.source == source
     assert found.coverage == 1.0
@@ -39,12 +39,12 @@ def test_program_tables_give_the_drawn_text(order: str, keep: str, source: str) 
 
 
 def test_program_without_cmap_or_post_says_nothing() -> None:
-    assert recover.from_program(_usage(severed_pdf([TEXT], keep="none"))) is None
+    assert programmaps.from_program(_usage(severed_pdf([TEXT], keep="none"))) is None
 
 
 def test_mac_standard_order_is_verified_and_maps_accents() -> None:
     usage = _usage(severed_pdf([TEXT], order="mac-standard", keep="none"))
-    found = recover.from_order(usage)
+    found = ordermaps.from_order(usage)
     assert found is not None
     assert found.source == "mac-standard"
     assert usage.text(found.mapping) == TEXT  # œ, î, ê come through, which −29 cannot give
@@ -53,15 +53,15 @@ def test_mac_standard_order_is_verified_and_maps_accents() -> None:
 def test_first_use_order_is_not_guessed() -> None:
     """Glyph ids in order of first use make letter soup under many offsets: none is believed."""
     usage = _usage(severed_pdf([TEXT], order="first-use", keep="none"))
-    assert recover.from_order(usage) is None
+    assert ordermaps.from_order(usage) is None
 
 
 def test_offset_map_and_wordlike() -> None:
     usage = _usage(severed_pdf(["Hello world"], order="mac-standard", keep="none"))
-    assert usage.text(recover.offset_map(usage, 29)) == "Hello world"
-    assert recover.wordlike("Hello, world: (l’ami) 12,5 %") == 1.0
-    assert recover.wordlike("9:;<=>?@ABCDEFG") == 0.0
-    assert recover.wordlike("¦a¤ď¶³a¢a´") < 0.5
+    assert usage.text(ordermaps.offset_map(usage, 29)) == "Hello world"
+    assert ordermaps.wordlike("Hello, world: (l’ami) 12,5 %") == 1.0
+    assert ordermaps.wordlike("9:;<=>?@ABCDEFG") == 0.0
+    assert ordermaps.wordlike("¦a¤ď¶³a¢a´") < 0.5
 
 
 def test_a_shifted_ligature_value_moves_back_character_by_character() -> None:
@@ -69,7 +69,7 @@ def test_a_shifted_ligature_value_moves_back_character_by_character() -> None:
     codes = sorted(usage.codes())
     down = {code: "".join(chr(ord(ch) - 29) for ch in text)
             for code, text in zip(codes, ["fi", "a", "\ufb01"], strict=False)}
-    back = recover.offset_map(usage, 29, base=down)
+    back = ordermaps.offset_map(usage, 29, base=down)
     assert [back[c] for c in codes[:3]] == ["fi", "a", "\ufb01"]
 
 
@@ -114,7 +114,7 @@ def test_collect_fonts_follows_form_xobjects_and_splits_tj_gaps() -> None:
     form.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
     page.obj.Resources.XObject = pikepdf.Dictionary(X1=form)
     page.obj.Contents = pdf.make_stream(page.obj.Contents.read_bytes() + b"\nq /X1 Do Q")
-    usage = list(recover.collect_fonts(pdf).values())[0]
+    usage = list(fontusage.collect_fonts(pdf).values())[0]
     assert usage.pages[0][-2:] == [[0x2B, 0x48], [0x4F]]
 
 
@@ -187,19 +187,19 @@ def test_parse_hocr_reads_characters_words_and_lines() -> None:
 
 def test_hex_suffixed_glyph_names_are_code_points_only_when_ascii_codes_agree() -> None:
     names = {c: f"iSQP{c:04X}" for c in range(0x41, 0x5B)} | {229: "iSQP05EA", 32: "iSQP0020"}
-    got = recover.hex_names(names)
+    got = programmaps.hex_names(names)
     assert got[0x41] == "A" and got[229] == "\u05ea" and got[32] == " "
     shifted = {c: f"iSQP{c + 1:04X}" for c in range(0x41, 0x5B)}
-    assert recover.hex_names(shifted) == {}  # the hex is not the code: a glyph index
+    assert programmaps.hex_names(shifted) == {}  # the hex is not the code: a glyph index
     mixed = names | {0x30: "zero"}
-    assert recover.hex_names(mixed) == {}  # one scheme for every name, or none
-    assert recover.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few
+    assert programmaps.hex_names(mixed) == {}  # one scheme for every name, or none
+    assert programmaps.hex_names({c: f"g{c:04X}" for c in range(0x41, 0x45)}) == {}  # too few
 
 
 def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
     """"Il" read as "|l" once: the reading that makes the word whole wins; a tie stays open."""
+    from pytest_textlayer.repairs.fontusage import FontUsage
     from pytest_textlayer.repairs.glyphsettle import settle
-    from pytest_textlayer.repairs.recover import FontUsage
 
     text = "Il libro e il comune: Il disagio"
     letters = sorted(set(text))
@@ -230,8 +230,8 @@ def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
 def test_accents_and_a_reading_another_glyph_owns_settle_a_split_vote() -> None:
     """ύ twice and ὕ once: the model folds breathings, the majority decides; Τ read once as τ,
     where τ has its own glyph: Τ."""
+    from pytest_textlayer.repairs.fontusage import FontUsage
     from pytest_textlayer.repairs.glyphsettle import settle
-    from pytest_textlayer.repairs.recover import FontUsage
 
     text = "οδού ύστερα Τρίτη τα Τα"
     code = {ch: i + 1 for i, ch in enumerate(sorted(set(text)))}

@@ -268,15 +268,15 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
     import pikepdf
 
     from pytest_textlayer.pdf import fonts
-    from pytest_textlayer.repairs import recover
+    from pytest_textlayer.repairs import fontusage, programmaps, recover
     from pytest_textlayer.repairs.ocr_fallback import contradiction
     from pytest_textlayer.repairs.plan import Plan
     from pytest_textlayer.repairs.tounicode_writer import attach
 
     text = "the quick brown fox jumps over the lazy dog again and again"
     pdf = pikepdf.open(io.BytesIO(severed_pdf([text], order="first-use", keep="cmap")))
-    [usage] = recover.collect_fonts(pdf).values()
-    truth = recover.from_program(usage)
+    [usage] = fontusage.collect_fonts(pdf).values()
+    truth = programmaps.from_program(usage)
     assert truth is not None
     attach(pdf, usage.font, truth.mapping)
     plan = Plan(usage, fonts.analyse_font(usage.font), set())

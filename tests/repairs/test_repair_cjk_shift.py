@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from _producers import CJK_FONT, DEJAVU, repaired_first_page
 
-from pytest_textlayer.repairs import recover
+from pytest_textlayer.repairs import ordermaps
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
 
@@ -27,10 +27,10 @@ CHINESE = ("委员会审议了年度报告，并同意明年的预算应优先�
 
 
 def test_cjk_punctuation_parts_words_as_a_space_does() -> None:
-    assert recover.wordlike(JAPANESE) == 1.0
-    assert recover.wordlike("「検討」（予算）：建物・管理。") == 1.0
+    assert ordermaps.wordlike(JAPANESE) == 1.0
+    assert ordermaps.wordlike("「検討」（予算）：建物・管理。") == 1.0
     # Full-width symbols are no punctuation of prose: a wrong offset's soup keeps failing.
-    assert recover.wordlike("／ＰＴＩＭ＄ＺＡ＋ＩＯＮ／ＯＦ") < 0.5
+    assert ordermaps.wordlike("／ＰＴＩＭ＄ＺＡ＋ＩＯＮ／ＯＦ") < 0.5
 
 
 @pytest.mark.parametrize("text", [JAPANESE, CHINESE], ids=["ja", "zh"])

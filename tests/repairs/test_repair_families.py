@@ -130,10 +130,10 @@ def test_designer_order_gets_ascii_and_no_wrong_accents(tmp_path: Path, lang: st
     import pikepdf
 
     from pytest_textlayer.pdf import fonts
-    from pytest_textlayer.repairs import recover
+    from pytest_textlayer.repairs import fontusage
 
     with pikepdf.open(dst) as pdf:
-        [usage] = recover.collect_fonts(pdf).values()
+        [usage] = fontusage.collect_fonts(pdf).values()
         info = fonts.analyse_font(usage.font)
         written = {info.to_unicode(code) for code in usage.codes()} - {None}
     assert "".join(written) and set("".join(written)) <= set(truth)

@@ -92,7 +92,7 @@ def test_the_space_of_a_severed_subset_is_its_empty_glyph(tmp_path: Path) -> Non
     import pikepdf
 
     from pytest_textlayer.repairs.blankglyphs import blank_codes
-    from pytest_textlayer.repairs.recover import collect_fonts
+    from pytest_textlayer.repairs.fontusage import collect_fonts
 
     broken, _ = _severed(tmp_path, "fr")
     with pikepdf.open(io.BytesIO(broken.read_bytes())) as pdf:

@@ -89,14 +89,14 @@ def test_damaged_operands_and_names_are_passed_over(tmp_path: Path) -> None:
     codes around them are still collected."""
     import pikepdf
 
-    from pytest_textlayer.repairs import recover
+    from pytest_textlayer.repairs import fontusage
 
     with pikepdf.open(io.BytesIO(generate("readable").pdf)) as pdf:
         page = pdf.pages[0]
         page.Contents.write(b"null TJ () \xd1\xd7 " + page.Contents.read_bytes())
         font = next(iter(page.Resources.Font.values()))
         font.BaseFont = pikepdf.Name(b"/Bad\xd7Name".decode("latin-1"))
-        usages = recover.collect_fonts(pdf)
+        usages = fontusage.collect_fonts(pdf)
         assert sum(u.glyphs for u in usages.values()) > 50
 
 
