@@ -136,7 +136,7 @@ def _program_heard(
 def _contradicted(plan: Plan) -> bool:
     """The font's own account names most letters it draws as other letters than its map gives
     (the classifier's cross-check, weighed on the codes the font draws)."""
-    from ..judge.classifier import MIN_CONTRADICTED_CODES
+    from ..judge.contradicted import MIN_CONTRADICTED_CODES
 
     found = plan.info.contradiction if plan.info is not None else None
     if found is None:

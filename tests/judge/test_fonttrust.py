@@ -15,7 +15,7 @@ import pytest
 
 from pytest_textlayer import CheckSettings, Verdict, classify
 from pytest_textlayer.generators import generate
-from pytest_textlayer.judge.classifier import FontTrust
+from pytest_textlayer.judge.fonttrust import FontTrust
 from pytest_textlayer.pdf.content import scan_page
 
 PROSE = (

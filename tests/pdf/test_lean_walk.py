@@ -9,8 +9,8 @@ import pikepdf
 import pytest
 
 from pytest_textlayer.generators import generate
-from pytest_textlayer.judge import classifier
 from pytest_textlayer.judge.classifier import classify
+from pytest_textlayer.judge.decision import SAMPLE_LIMIT
 from pytest_textlayer.pdf import pagescan, pagetext
 from pytest_textlayer.pdf.content import scan_page
 
@@ -82,7 +82,7 @@ def test_a_lean_page_keeps_its_sample(document: bytes) -> None:
     lean = scan_page(pdf, 0, {}, pagetext.LEAN_BUDGET)
     assert lean.text_cut and not full.text_cut
     assert full.text.startswith(lean.text)
-    assert len(lean.text.strip()) >= classifier.SAMPLE_LIMIT
+    assert len(lean.text.strip()) >= SAMPLE_LIMIT
     assert (lean.glyphs, lean.bad_glyphs) == (full.glyphs, full.bad_glyphs)
 
 
