@@ -4,7 +4,8 @@ Owns everything that turns bytes into what a page draws and what each
 font's declared route says it means: `source` (open a path, bytes or file
 object), `contentstream` and `content` (the walk), `pagescan` (the walk
 shared with a helper process), `fonts`, `cmaps`, `encodings`, `crosscheck`
-(a font's map against its own program), `soundroute`, `pagetext`, and
+(a font's map against its own program), `rankcheck` (against its widths and
+glyph order), `soundroute`, `pagetext`, and
 `readers` (what PDFium, poppler and pypdf extract).
 
 May import: the foundation modules (`errors`, `model`, `settings`,

@@ -26,17 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import FontStatus
 from .cmaps import CMap, parse_cmap
-from .crosscheck import (
-    MIN_WIDTH_RANK,
-    Contradiction,
-    compare,
-    letter_widths,
-    name_texts,
-    program_texts,
-    symbolic_texts,
-    width_correlation,
-)
+from .crosscheck import Contradiction, compare, name_texts, program_texts, symbolic_texts
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
+from .rankcheck import MIN_WIDTH_RANK, letter_widths, width_correlation
 
 if TYPE_CHECKING:
     import pikepdf
@@ -254,7 +246,7 @@ class FontInfo:
     @cached_property
     def letter_widths(self) -> dict[int, tuple[str, float]]:
         """Code → (Latin-1 letter the ToUnicode gives, advance width), for fonts whose
-        program gives no account of its glyphs (see crosscheck.width_correlation)."""
+        program gives no account of its glyphs (see rankcheck.width_correlation)."""
         if self.width_account is None:
             return {}
         tounicode, widths = self.width_account
