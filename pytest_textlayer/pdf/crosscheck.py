@@ -23,7 +23,7 @@ fonts legitimately name non-letters after letters). Names that mean nothing
 (``g12``, ``glyph7``, ``uni0003``) give no evidence.
 
 The check runs once per font object, on first need (see
-:attr:`pytest_textlayer.pdf.fonts.FontInfo.contradiction`); fonts without an
+:attr:`pytest_textlayer.pdf.fontinfo.FontInfo.contradiction`); fonts without an
 embedded program or without names cost one dictionary lookup.
 """
 
@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import eq
 from typing import Any
+
+from .fontprogram import cid_to_gid_map, load_program, read
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
 MIN_LETTERS = 6
@@ -300,11 +302,9 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any,
     texts of those CIDs only, since a whole CJK font names tens of thousands of
     glyphs no page draws; the flag still speaks for every CID.
     """
-    from .fonts import _cid_to_gid, _read, load_program
-
     if kind is None or stream is None:
         return {}, "", False
-    prog = load_program(kind, _read(stream))
+    prog = load_program(kind, read(stream))
     if prog.error:
         return {}, "", False
     if prog.cid_keyed and prog.ros is not None and prog.ros[0] == "Adobe":
@@ -316,7 +316,7 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any,
             f"Adobe-{prog.ros[1]} CIDs" if table else ""), bool(table)
     names = "" if prog.cid_keyed else (
         "post names" if prog.post_format in (1.0, 2.0) else "charset names")
-    cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if cidfont is not None else None
+    cid_to_gid = cid_to_gid_map(cidfont.get("/CIDToGIDMap")) if cidfont is not None else None
     gids: Collection[int] | None = None
     if wanted is not None:
         gids = set(wanted) if cid_to_gid is None else {

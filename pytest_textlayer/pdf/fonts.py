@@ -16,10 +16,9 @@ exists or a charset check needs it.
 
 from __future__ import annotations
 
-import io
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,16 @@ from ..model import FontStatus
 from .cmaps import CMap, parse_cmap
 from .crosscheck import Contradiction, compare, name_texts, program_texts, symbolic_texts
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
+from .fontprogram import (
+    Program,
+    cid_to_gid_map,
+    font_program,
+    is_stream,
+    load_program,
+    pdf_name,
+    pdf_text,
+    read,
+)
 from .rankcheck import MIN_WIDTH_RANK, letter_widths, width_correlation
 
 if TYPE_CHECKING:
@@ -375,485 +384,11 @@ def predefined_ranges(name: str) -> tuple[tuple[int, int, int], ...]:
     return _TWO
 
 
-# -- helpers over pikepdf objects --------------------------------------------------------------
-def _name(obj: Any) -> str | None:
-    import pikepdf
-
-    if isinstance(obj, pikepdf.Name):
-        return str(obj)[1:]
-    return None
-
-
-def _text(obj: Any) -> str:
-    try:
-        return str(obj)
-    except Exception:
-        return ""
-
-
-def _is_stream(obj: Any) -> bool:
-    import pikepdf
-
-    return isinstance(obj, pikepdf.Stream)
-
-
-def _read(stream: Any) -> bytes:
-    try:
-        return bytes(stream.read_bytes())
-    except Exception:
-        return b""
-
-
-def _font_program(descriptor: Any) -> tuple[str | None, Any]:
-    """(kind, stream) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
-    import pikepdf
-
-    if not isinstance(descriptor, pikepdf.Dictionary):
-        return None, None
-    for key, kind in (("/FontFile2", "TrueType"), ("/FontFile", "Type1"), ("/FontFile3", None)):
-        stream = descriptor.get(key)
-        if _is_stream(stream):
-            if kind is None and stream is not None:
-                sub = _name(stream.get("/Subtype")) or ""
-                kind = {"Type1C": "CFF", "CIDFontType0C": "CIDCFF", "OpenType": "OpenType"}.get(
-                    sub, "CFF"
-                )
-            return kind, stream  # read only when a route needs the program
-    return None, None
-
-
 def _flags(descriptor: Any) -> int:
     try:
         return int(descriptor.get("/Flags", 0))
     except Exception:
         return 0
-
-
-# -- font programs -----------------------------------------------------------------------------
-@dataclass
-class _Program:
-    """What the embedded font program offers: names by code or GID, and its unicode cmap."""
-
-    kind: str | None
-    builtin: dict[int, str] = field(
-        default_factory=dict
-    )  # code -> name (Type1/CFF built-in encoding)
-    glyph_names: Sequence[str] | None = None  # GID -> name (CFF charset, TrueType post 1/2)
-    cmap: dict[int, int] = field(default_factory=dict)  # unicode -> GID
-    cmap_kinds: tuple[tuple[int, int], ...] = ()
-    symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
-    post_format: float | None = None
-    cid_keyed: bool = False
-    #: (registry, ordering) of a CID-keyed CFF: which collection its CIDs belong to.
-    ros: tuple[str, str] | None = None
-    error: str | None = None
-
-    @property
-    def names(self) -> set[str]:
-        return set(self.glyph_names or ())
-
-
-def _load_cff(data: bytes) -> _Program:
-    from fontTools.cffLib import CFFFontSet
-
-    prog = _Program("CFF")
-    cff = CFFFontSet()
-    cff.decompile(io.BytesIO(data), None)
-    top = cff[cff.fontNames[0]]
-    prog.cid_keyed = hasattr(top, "ROS")
-    if prog.cid_keyed:
-        try:
-            registry, ordering, _ = top.ROS
-            prog.ros = (str(registry), str(ordering))
-        except (TypeError, ValueError):
-            prog.ros = None
-    charset = list(top.charset or [])
-    if prog.cid_keyed:
-        prog.kind = "CIDCFF"
-        return prog
-    prog.glyph_names = charset
-    enc = getattr(top, "Encoding", "StandardEncoding")
-    if isinstance(enc, str):
-        prog.builtin = dict(encoding_table("StandardEncoding")) if enc == "StandardEncoding" else {}
-    else:
-        prog.builtin = {c: n for c, n in enumerate(enc) if n and n != ".notdef"}
-    return prog
-
-
-_T1_ENC = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put")
-
-
-def _load_type1(data: bytes, length1: int) -> _Program:
-    prog = _Program("Type1")
-    clear = data[: length1 or len(data)]
-    start = clear.find(b"/Encoding")
-    if start < 0:
-        return prog
-    head = clear[start : start + 64]
-    if b"StandardEncoding" in head:
-        prog.builtin = dict(encoding_table("StandardEncoding"))
-    else:
-        end = clear.find(b"readonly def", start)
-        chunk = clear[start : end if end > 0 else len(clear)]
-        prog.builtin = {
-            int(c): n.decode("latin-1") for c, n in _T1_ENC.findall(chunk) if int(c) < 256
-        }
-    return prog
-
-
-def _load_sfnt(data: bytes, kind: str) -> _Program:
-    from fontTools.ttLib import TTFont
-
-    prog = _Program(kind)
-    font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
-    if "CFF " in font:  # the glyph order is the CFF charset: read as fontTools reads it
-        return _load_sfnt_cff(font, prog)
-    kinds: list[tuple[int, int]] = []
-    if "cmap" in font:
-        raw = font.getTableData("cmap")
-        decoded = _cmap_subtables(raw)
-        subtables: list[tuple[int, int, Any]]
-        if decoded is None:  # anything unusual: fontTools reads the table
-            from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
-
-            ids = _GlyphIds(lambda: _check_glyph_order(font, raw))
-            cmap = table__c_m_a_p("cmap")
-            cmap.decompile(raw, ids)
-            subtables = [(t.platformID, t.platEncID, t) for t in cmap.tables]
-        else:
-            ids = _GlyphIds()
-            subtables = list(decoded)
-            # fontTools decodes a subtable (naming its glyphs) when another record shares it,
-            # or when its map is first read below.
-            ids.asked = any(table.shared for _, _, table in decoded)
-        best: dict[int, int] | None = None
-        for platform, encoding, table in subtables:
-            kinds.append((platform, encoding))
-            unicode = platform == 0 or (platform == 3 and encoding in (1, 10))
-            if unicode and (best is None or len(table.cmap) > len(best)):
-                best = table.cmap
-            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = dict(table.cmap)
-            else:
-                continue
-            if decoded is not None:
-                ids.asked = True
-        if decoded is not None and any(
-                platform == 0 or (platform == 3 and encoding in (1, 10))
-                for platform, encoding, _ in decoded):
-            ids.asked = True  # every Unicode subtable's map is read (above, to be compared)
-        if best:
-            prog.cmap = dict(best)
-        if decoded is not None and ids.asked:
-            _check_glyph_order(font, None)  # where fontTools, naming the glyphs, would fail
-    prog.cmap_kinds = tuple(kinds)
-    if "post" in font:
-        prog.post_format = _post_format(font)
-        if prog.post_format in (1.0, 2.0):
-            prog.glyph_names = _LazyNames(font)
-    return prog
-
-
-def _load_sfnt_cff(font: Any, prog: _Program) -> _Program:
-    kinds: list[tuple[int, int]] = []
-    if "cmap" in font:
-        best: dict[int, str] | None = None
-        for table in font["cmap"].tables:
-            kinds.append((table.platformID, table.platEncID))
-            unicode = table.platformID == 0 or (
-                table.platformID == 3 and table.platEncID in (1, 10)
-            )
-            if unicode and (best is None or len(table.cmap) > len(best)):
-                best = table.cmap
-            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = _glyph_ids(font, table.cmap)
-        if best:
-            prog.cmap = _glyph_ids(font, best)
-    prog.cmap_kinds = tuple(kinds)
-    if "post" in font:
-        post = font["post"]
-        prog.post_format = float(post.formatType)
-        if prog.post_format in (1.0, 2.0):
-            prog.glyph_names = list(font.getGlyphOrder())
-    cff = _load_cff(font.getTableData("CFF "))
-    prog.cid_keyed = cff.cid_keyed
-    prog.ros = cff.ros
-    prog.glyph_names = prog.glyph_names or cff.glyph_names
-    return prog
-
-
-class _GlyphIds:
-    """Stands in for the font while fontTools decodes a cmap: glyph ids stay ids.
-
-    fontTools names every glyph a subtable selects (reading the whole ``post``
-    table: 65,000 names in a CJK font) only for us to turn the names back into
-    ids; the ids are the same without the names. `check` runs where fontTools
-    would first have named the glyphs, so a font it fails on fails here too.
-    """
-
-    lazy = True
-
-    def __init__(self, check: Callable[[], None] | None = None) -> None:
-        self.asked = False
-        self._check = check
-
-    def _ask(self) -> None:
-        if not self.asked:
-            self.asked = True
-            if self._check is not None:
-                self._check()
-
-    def getGlyphNameMany(self, gids: list[int]) -> list[int]:  # noqa: N802 (fontTools' API)
-        self._ask()
-        return list(gids)
-
-    def getGlyphName(self, gid: int) -> int:  # noqa: N802
-        self._ask()
-        return gid
-
-
-@dataclass
-class _Decoded:
-    """A subtable decoded here: code → glyph id; `shared` when another record points at it."""
-
-    cmap: dict[int, int]
-    shared: bool = False
-
-
-def _cmap_subtables(raw: bytes) -> list[tuple[int, int, _Decoded]] | None:
-    """A ``cmap`` table's subtables (formats 0, 4, 6 and 12) as fontTools reads them, without
-    a Python step per code where it can; None when anything is unusual (fontTools decides).
-
-    fontTools decodes a whole CJK font's cmap (tens of thousands of codes) one code at a
-    time; here a run of codes with consecutive glyph ids is one C-level dictionary update.
-    """
-    import struct
-
-    try:
-        if len(raw) < 4:
-            return None
-        _, count = struct.unpack(">HH", raw[:4])
-        found: list[tuple[int, int, _Decoded]] = []
-        seen: dict[int, _Decoded] = {}
-        for i in range(count):
-            entry = raw[4 + i * 8 : 12 + i * 8]
-            if len(entry) < 8:
-                return None
-            platform, encoding, offset = struct.unpack(">HHL", entry)
-            if offset + 4 > len(raw):
-                return None
-            form, length = struct.unpack(">HH", raw[offset : offset + 4])
-            if form == 12:
-                if offset + 8 > len(raw):
-                    return None
-                form, _, length = struct.unpack(">HHL", raw[offset : offset + 8])
-            if form not in (0, 4, 6, 12) or not length:
-                return None
-            if length < (16 if form == 12 else 6) or offset + length > len(raw):
-                return None
-            if offset in seen:
-                seen[offset].shared = True
-                found.append((platform, encoding, _Decoded(seen[offset].cmap, True)))
-                continue
-            cmap = _decode_subtable(form, raw[offset : offset + length])
-            if cmap is None:
-                return None
-            seen[offset] = table = _Decoded(cmap)
-            found.append((platform, encoding, table))
-        return found
-    except (struct.error, ValueError, IndexError, OverflowError):
-        return None
-
-
-def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
-    """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it."""
-    import array
-    import struct
-    import sys
-
-    out: dict[int, int] = {}
-    if form == 0:
-        if len(data) != 262:
-            return None
-        return {code: gid for code, gid in enumerate(data[6:]) if gid}
-    if form == 6:
-        first, entries = struct.unpack(">HH", data[6:10])
-        body = data[10 : 10 + 2 * entries]
-        if len(body) % 2:
-            return None
-        gids = array.array("H")
-        gids.frombytes(body)
-        if sys.byteorder != "big":
-            gids.byteswap()
-        return {code: gid for code, gid in zip(range(first, first + len(gids)), gids, strict=True)
-                if gid}
-    if form == 12:
-        groups_count = struct.unpack(">L", data[12:16])[0]
-        if len(data) != 16 + groups_count * 12:
-            return None
-        groups = array.array("I")
-        if groups.itemsize != 4:
-            return None
-        groups.frombytes(data[16:])
-        if sys.byteorder != "big":
-            groups.byteswap()
-        last_end = 0
-        for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
-            end = min(end, 0x10FFFF)
-            if start > end or start < last_end:
-                continue  # fontTools skips unsorted and overlapping groups
-            last_end = end
-            if gid == 0:  # the missing glyph maps only the group's first code
-                start += 1
-                gid += 1
-            out.update(zip(range(start, end + 1), range(gid, gid + end - start + 1), strict=True))
-        return out
-    # Format 4: segments of codes, each its glyphs by a delta or through the glyph id array.
-    if len(data) < 14 or len(data) % 2:
-        return None
-    seg_count = struct.unpack(">H", data[6:8])[0] // 2
-    codes = array.array("H")
-    codes.frombytes(data[14:])
-    if sys.byteorder != "big":
-        codes.byteswap()
-    ends = codes[:seg_count]
-    rest = codes[seg_count + 1 :]
-    starts = rest[:seg_count]
-    rest = rest[seg_count:]
-    deltas = rest[:seg_count]
-    rest = rest[seg_count:]
-    range_offsets = rest[:seg_count]
-    glyph_ids = rest[seg_count:]
-    for i in range(len(starts) - 1):  # the last segment (0xFFFF) is not read
-        first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
-        if range_offset == 0:
-            # gid = (code + delta) mod 65536: consecutive ids, wrapping once past 0xFFFF;
-            # glyph 0 (the missing glyph) maps nothing and erases no earlier mapping.
-            wrap = 0x10000 - delta
-            for low, high, step in ((first, min(last, wrap - 1), delta),
-                                    (max(first, wrap), last, delta - 0x10000)):
-                if low <= high and low + step == 0:
-                    low += 1
-                if low <= high:
-                    out.update(zip(range(low, high + 1), range(low + step, high + step + 1),
-                                   strict=True))
-            continue
-        partial = range_offset // 2 - first + i - len(range_offsets)
-        for code in range(first, last + 1):
-            index = code + partial
-            if not 0 <= index < len(glyph_ids):
-                return None  # fontTools refuses the table
-            gid = glyph_ids[index]
-            gid = (gid + delta) & 0xFFFF if gid else 0
-            if gid:
-                out[code] = gid
-    return out
-
-
-def _post_fixed(raw: bytes) -> float:
-    return int.from_bytes(raw[:4], "big", signed=True) / 65536
-
-
-def _post_format(font: Any) -> float:
-    """The ``post`` table's format, raising where fontTools' reading of the table raises."""
-    raw = font.getTableData("post")
-    if len(raw) < 32:
-        raise ValueError("post table is truncated")
-    form = _post_fixed(raw)
-    if form not in (1.0, 2.0, 3.0, 4.0):
-        raise ValueError(f"post table format {form:g} not supported")
-    if form != 3.0:
-        count = font.getGlyphCount()
-        if form == 2.0:
-            if len(raw) < 34:
-                raise ValueError("post table is truncated")
-            wanted = min(int.from_bytes(raw[32:34], "big"), count)
-            if len(raw) - 34 < 2 * wanted:
-                raise IndexError("post table is truncated")
-        elif form == 4.0 and len(raw) % 2:
-            raise ValueError("post table is truncated")
-    return form
-
-
-def _check_glyph_order(font: Any, raw_cmap: bytes | None) -> None:
-    """Raise where fontTools' glyph order of a TrueType raises: its ``post`` names, else
-    names made from its Unicode cmap subtables (`raw_cmap`: the cmap to decode again for
-    that; None when every subtable is known to decode)."""
-    if "post" in font:
-        form = _post_format(font)
-        from_cmap = form == 3.0 or (form == 1.0 and font.getGlyphCount() > 258)
-    else:
-        from_cmap = True
-    if not from_cmap:
-        return
-    font.getGlyphCount()
-    if "DMAP" in font:
-        font.getGlyphOrder()  # rare: as fontTools does it
-    elif raw_cmap is not None:
-        from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
-
-        fresh = table__c_m_a_p("cmap")
-        fresh.decompile(raw_cmap, _GlyphIds())
-        for table in fresh.tables:
-            if table.isUnicode():
-                _ = table.cmap
-
-
-class _LazyNames(Sequence[str]):
-    """A TrueType's glyph names (GID → name), read from ``post`` only when first asked for."""
-
-    def __init__(self, font: Any) -> None:
-        self._font: Any = font
-        self._names: list[str] | None = None
-
-    def _load(self) -> list[str]:
-        if self._names is None:
-            try:
-                self._names = list(self._font.getGlyphOrder())
-            except Exception:  # checked when the program was read: not expected
-                self._names = []
-            self._font = None
-        return self._names
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def __getitem__(self, index: Any) -> Any:
-        return self._load()[index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._load())
-
-
-def _glyph_ids(font: Any, cmap: Mapping[int, str]) -> dict[int, int]:
-    """A fontTools cmap (code → glyph name) as code → glyph id: one dictionary lookup per
-    code (a whole CJK font maps tens of thousands), fontTools' own rule for the rest."""
-    ids = font.getReverseGlyphMap()
-    get_id = font.getGlyphID
-    return {c: ids[n] if n in ids else get_id(n) for c, n in cmap.items()}
-
-
-def load_program(kind: str | None, data: bytes, length1: int = 0) -> _Program:
-    """Parse an embedded program; a broken one gives an empty program with ``error`` set."""
-    import logging
-
-    if kind is None or not data:
-        return _Program(None)
-    logger = logging.getLogger("fontTools")
-    level = logger.level
-    logger.setLevel(logging.ERROR)  # subset fonts trip many harmless warnings
-    try:
-        if kind in ("CFF", "CIDCFF"):
-            prog = _load_cff(data)
-        elif kind == "Type1":
-            prog = _load_type1(data, length1)
-        else:
-            prog = _load_sfnt(data, kind)
-    except Exception as exc:  # a broken program is evidence, not a crash
-        prog = _Program(kind, error=f"{type(exc).__name__}")
-    finally:
-        logger.setLevel(level)
-    return prog
 
 
 # -- the analysis ------------------------------------------------------------------------------
@@ -868,8 +403,8 @@ def analyse_font(font: pikepdf.Dictionary) -> FontInfo:
     """Decide the font's route to Unicode by the taxonomy; never raises on a malformed font."""
     import pikepdf
 
-    subtype = _name(font.get("/Subtype")) or "Unknown"
-    base = _name(font.get("/BaseFont")) or _text(font.get("/Name", ""))[1:] or "(unnamed)"
+    subtype = pdf_name(font.get("/Subtype")) or "Unknown"
+    base = pdf_name(font.get("/BaseFont")) or pdf_text(font.get("/Name", ""))[1:] or "(unnamed)"
     try:
         info = _analyse_type0(font, base) if subtype == "Type0" else \
             _analyse_simple(font, base, subtype)
@@ -898,7 +433,8 @@ def _described_names(font: Any) -> list[str]:
         descriptor = font.DescendantFonts[0].get("/FontDescriptor")
     if not isinstance(descriptor, pikepdf.Dictionary):
         return []
-    return [_name(descriptor.get("/FontName")) or "", _text(descriptor.get("/FontFamily", ""))]
+    return [pdf_name(descriptor.get("/FontName")) or "",
+            pdf_text(descriptor.get("/FontFamily", ""))]
 
 
 def _tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:
@@ -906,12 +442,12 @@ def _tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:
     entry = font.get("/ToUnicode")
     if entry is None:
         return None, None, None
-    name = _name(entry)
+    name = pdf_name(entry)
     if name is not None:
         return None, name, None
-    if not _is_stream(entry):
+    if not is_stream(entry):
         return None, None, "ToUnicode is neither a stream nor a name"
-    data = _read(entry)
+    data = read(entry)
     if not data.strip():
         return None, None, "ToUnicode stream is empty"
     try:
@@ -1021,7 +557,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     descriptor = font.get("/FontDescriptor")
     flags = _flags(descriptor) if descriptor is not None else 0
     symbolic = bool(flags & 4) and not flags & 32
-    kind, data = _font_program(descriptor)
+    kind, data = font_program(descriptor)
     embedded = kind is not None
     plain = base.split("+", 1)[-1]
     cmap, tu_name, tu_problem = _tounicode(font)
@@ -1031,11 +567,11 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     enc_label: str | None = None
     base_enc: str | None = None
     differences: dict[int, str] = {}
-    if _name(enc_obj) is not None:
-        base_enc = _name(enc_obj)
+    if pdf_name(enc_obj) is not None:
+        base_enc = pdf_name(enc_obj)
         enc_label = base_enc
     elif isinstance(enc_obj, pikepdf.Dictionary):
-        base_enc = _name(enc_obj.get("/BaseEncoding"))
+        base_enc = pdf_name(enc_obj.get("/BaseEncoding"))
         diffs = enc_obj.get("/Differences")
         if isinstance(diffs, pikepdf.Array):
             code = 0
@@ -1054,9 +590,9 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         base_enc = None
 
     # Program is parsed only when it is needed: built-in encoding, symbolic TrueType, charset check.
-    program: _Program | None = None
+    program: Program | None = None
 
-    def get_program() -> _Program:
+    def get_program() -> Program:
         nonlocal program
         if program is None:
             length1 = 0
@@ -1065,7 +601,7 @@ def _analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
                 length1 = int(stream.get("/Length1", 0)) if stream is not None else 0
             except Exception:
                 length1 = 0
-            program = load_program(kind, _read(data) if data is not None else b"", length1)
+            program = load_program(kind, read(data) if data is not None else b"", length1)
         return program
 
     names: dict[int, str] = {}
@@ -1336,7 +872,7 @@ def cid_widths(cidfont: Any) -> dict[int, float]:
     return out
 
 
-def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
+def _symbolic_cmap_text(prog: Program) -> dict[int, str]:
     """Code → text for a symbolic TrueType without encoding, through its Unicode cmap.
 
     The code selects a glyph through the (3,0)/(1,0) subtable (or, without one,
@@ -1363,7 +899,7 @@ def _symbolic_cmap_text(prog: _Program) -> dict[int, str]:
 MIN_CODES_AGREE = 0.9
 
 
-def _codes_as_text(prog: _Program, recovered: Mapping[int, str],
+def _codes_as_text(prog: Program, recovered: Mapping[int, str],
                    widths: Callable[[], Mapping[int, float]]) -> dict[int, str] | None:
     """The readers' route for a symbolic TrueType with no encoding: the code as the character.
 
@@ -1396,7 +932,7 @@ def _codes_as_text(prog: _Program, recovered: Mapping[int, str],
     return ascii_codes
 
 
-def _sfnt_detail(prog: _Program) -> str:
+def _sfnt_detail(prog: Program) -> str:
     parts = []
     if not prog.cmap:
         subt = "/".join(f"({p},{e})" for p, e in prog.cmap_kinds) or "no"
@@ -1425,26 +961,26 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
             missing="font",
         )
     info = cidfont.get("/CIDSystemInfo")
-    ordering = _text(info.get("/Ordering", "")) if isinstance(info, pikepdf.Dictionary) else ""
-    registry = _text(info.get("/Registry", "")) if isinstance(info, pikepdf.Dictionary) else ""
+    ordering = pdf_text(info.get("/Ordering", "")) if isinstance(info, pikepdf.Dictionary) else ""
+    registry = pdf_text(info.get("/Registry", "")) if isinstance(info, pikepdf.Dictionary) else ""
 
-    enc_name = _name(enc_obj)
+    enc_name = pdf_name(enc_obj)
     ranges: tuple[tuple[int, int, int], ...] = _TWO
     predefined = enc_name is not None and enc_name not in ("Identity-H", "Identity-V")
     label: str | None = enc_name
     code_to_cid: dict[int, int] | None = None  # None: codes are CIDs (Identity)
     if enc_name is not None:
         ranges = predefined_ranges(enc_name)
-    elif _is_stream(enc_obj):
+    elif is_stream(enc_obj):
         # An embedded encoding CMap: its codespace splits the strings; its own CIDSystemInfo
         # names the collection when the CIDFont's is missing.
-        label = _name(enc_obj.get("/CMapName")) or "embedded CMap"
+        label = pdf_name(enc_obj.get("/CMapName")) or "embedded CMap"
         sysinfo = enc_obj.get("/CIDSystemInfo")
         if isinstance(sysinfo, pikepdf.Dictionary) and not ordering:
-            ordering = _text(sysinfo.get("/Ordering", ""))
-            registry = _text(sysinfo.get("/Registry", ""))
+            ordering = pdf_text(sysinfo.get("/Ordering", ""))
+            registry = pdf_text(sysinfo.get("/Registry", ""))
         try:
-            parsed = parse_cmap(_read(enc_obj))
+            parsed = parse_cmap(read(enc_obj))
         except ValueError:
             parsed = None
         if parsed is not None and parsed.codespace:
@@ -1462,7 +998,7 @@ def _analyse_type0(font: Any, base: str) -> FontInfo:
     code_width = max(w for w, _, _ in ranges)
 
     descriptor = cidfont.get("/FontDescriptor")
-    kind, data = _font_program(descriptor)
+    kind, data = font_program(descriptor)
     subtype = "Type0"
     cmap, tu_name, tu_problem = _tounicode(font)
 
@@ -1560,8 +1096,8 @@ def program_route(
     CID → text). A Unicode cmap inverted through CIDToGIDMap, else AGL post/charset names."""
     if kind is None:
         return FontStatus.SEVERED, severed, f"{lead}, font is not embedded", {}
-    prog = load_program(kind, _read(stream))
-    cid_to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap"))
+    prog = load_program(kind, read(stream))
+    cid_to_gid = cid_to_gid_map(cidfont.get("/CIDToGIDMap"))
     recovered: dict[int, str] = {}
     route = severed
     what = {"CIDCFF": "CID-keyed CFF"}.get(kind, kind)
@@ -1597,7 +1133,7 @@ def program_route(
         )
     else:
         problem = f"{lead}, embedded {what} gives no characters"
-    if _name(cidfont.get("/Subtype")) == "CIDFontType0" and kind == "TrueType":
+    if pdf_name(cidfont.get("/Subtype")) == "CIDFontType0" and kind == "TrueType":
         problem += " (CIDFontType0 holds a TrueType program)"
     status = FontStatus.RECOVERABLE if recovered else FontStatus.SEVERED
     return status, route, problem, recovered
@@ -1666,7 +1202,7 @@ def numeric_names(encoding: Any, names: Mapping[int, str], zapf: bool = False) -
 
 
 def _simple_notdef(kind: str | None, subtype: str, names: Mapping[int, str],
-                   get_program: Callable[[], _Program]) -> Callable[[], Any] | None:
+                   get_program: Callable[[], Program]) -> Callable[[], Any] | None:
     """For an embedded TrueType program: which codes select glyph 0, looked up as viewers do
     (the (3,0) or (1,0) subtable by code, then the Unicode subtable by the encoding's names)."""
     if subtype != "TrueType" or kind not in ("TrueType", "OpenType"):
@@ -1697,8 +1233,8 @@ def _cid_notdef(kind: str | None, cidfont: Any, code_to_cid: Mapping[int, int] |
         return None
 
     def account() -> Callable[[int], bool]:
-        truetype = _name(cidfont.get("/Subtype")) == "CIDFontType2"
-        to_gid = _cid_to_gid(cidfont.get("/CIDToGIDMap")) if truetype else None
+        truetype = pdf_name(cidfont.get("/Subtype")) == "CIDFontType2"
+        to_gid = cid_to_gid_map(cidfont.get("/CIDToGIDMap")) if truetype else None
 
         def selects_notdef(code: int) -> bool:
             cid = code if code_to_cid is None else code_to_cid.get(code, code)
@@ -1709,14 +1245,6 @@ def _cid_notdef(kind: str | None, cidfont: Any, code_to_cid: Mapping[int, int] |
         return selects_notdef
 
     return account
-
-
-def _cid_to_gid(obj: Any) -> list[int] | None:
-    """CIDToGIDMap as a list (None for Identity or absent)."""
-    if obj is None or not _is_stream(obj):
-        return None
-    raw = _read(obj)
-    return [raw[i] << 8 | raw[i + 1] for i in range(0, len(raw) - 1, 2)]
 
 
 def _by_cid(gid_to_text: dict[int, str], cid_to_gid: list[int] | None) -> dict[int, str]:
