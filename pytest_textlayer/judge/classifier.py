@@ -41,7 +41,7 @@ from ..settings import CheckSettings
 if TYPE_CHECKING:
     from ..lang.langmodel import LanguageJudgement, LetterPairModel
     from ..pdf.content import FontUse, PageContent
-    from ..pdf.fonts import FontInfo
+    from ..pdf.fontinfo import FontInfo
 
 #: Share of the page area raster images must cover before a page without text is `absent`.
 MIN_IMAGE_COVERAGE = 0.02

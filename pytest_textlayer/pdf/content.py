@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..model import FontReport, FontStatus, printable
-from .fonts import ONE_BYTE, FontInfo, analyse_font
+from .fontinfo import ONE_BYTE, FontInfo
+from .fonts import analyse_font
 from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from .rankcheck import MIN_WIDTH_RANK
 
 if TYPE_CHECKING:
     from .content import FontUse
-    from .fonts import FontInfo
+    from .fontinfo import FontInfo
 
 #: Share of a font's glyphs drawn on a page its program must account for before it can vouch.
 MIN_COVERED = 0.5

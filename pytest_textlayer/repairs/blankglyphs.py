@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..pdf.fonts import cid_widths
+from ..pdf.cidfonts import cid_widths
 from .recover import FontUsage, _descendant, _gid_codes, _program_glyphs
 
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_textlayer.pdf.content import PageContent, scan_page
-from pytest_textlayer.pdf.fonts import FontInfo
+from pytest_textlayer.pdf.fontinfo import FontInfo
 
 CORPUS = REAL_CORPUS
 
