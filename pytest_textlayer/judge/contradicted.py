@@ -17,7 +17,7 @@ from .decision import SAMPLE_LIMIT, Decision, needs_text
 
 if TYPE_CHECKING:
     from ..lang.langmodel import LetterPairModel
-    from ..pdf.fonts import FontInfo
+    from ..pdf.fontinfo import FontInfo
     from ..pdf.pagecontent import FontUse, PageContent
 
 
@@ -114,7 +114,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
     once per page, on eight distinct letters of one case at least;
     a font whose widths followed its letters on one page is trusted after.
     """
-    from ..pdf.crosscheck import MAX_WIDTH_CORRELATION, symbol_face, width_correlation
+    from ..pdf.rankcheck import MAX_WIDTH_CORRELATION, symbol_face, width_correlation
 
     font = use.font
     if font.has_account or font in _WIDTHS_AGREE:
@@ -146,7 +146,7 @@ def _width_contradiction(use: FontUse, lines: list[str]) -> int:
 
 def _order_contradiction(use: FontUse, lines: list[str]) -> int:
     """Glyphs of an Identity font without its own account whose glyph ids do not follow the
-    Unicode order of their letters (see crosscheck.code_order_correlation).
+    Unicode order of their letters (see rankcheck.code_order_correlation).
 
     CJK widths are all equal and a subset keeps neither cmap nor post names, so neither names
     nor widths can contradict a permuted map over ideographs; the glyph order can. Only
@@ -155,7 +155,7 @@ def _order_contradiction(use: FontUse, lines: list[str]) -> int:
     first use) and fonts in a legacy East Asian encoding's order (GBK, Big5, Shift-JIS, EUC-KR)
     are left alone.
     """
-    from ..pdf.crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+    from ..pdf.rankcheck import MIN_ORDER_CORRELATION, code_order_correlation
 
     font = use.font
     if (font.has_account or font.subtype != "Type0" or font.program not in ("TrueType", "OpenType")

@@ -133,7 +133,7 @@ def agreement(counts: Mapping[str, int]) -> Agreement | None:
 
 
 def _scaled_correlation(xs: list[float], ys: list[float]) -> float:
-    from ..pdf.crosscheck import pearson
+    from ..pdf.rankcheck import pearson
 
     r = pearson(xs, ys)
     if r is None:

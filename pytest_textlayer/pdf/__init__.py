@@ -5,9 +5,12 @@ font's declared route says it means: `source` (open a path, bytes or file
 object), `contentstream` and `content` (the walk), `pagecontent` (the
 records it fills), `geometry`, `imagecover` and `optionalcontent` (what the
 walk measures and hides), `pagescan` (the walk shared with a helper
-process), `fonts`, `cmaps`, `encodings`, `crosscheck` (a font's map against
-its own program), `soundroute`, `pagetext`, and `readers` (what PDFium,
-poppler and pypdf extract).
+process), `fonts` (one font's route to Unicode: the record in `fontinfo`,
+the analyses in `simplefonts` and `cidfonts`, with `tounicode`,
+`fontprogram` and `fallbackroutes`), `cmaps`, `encodings`, `crosscheck` (a
+font's map against its own program), `rankcheck` (against its widths and
+glyph order), `soundroute`, `pagetext`, and `readers` (what PDFium, poppler
+and pypdf extract).
 
 May import: the foundation modules (`errors`, `model`, `settings`,
 `usercache`, `atomic`). Never `lang`, `judge`, `repairs` or anything above.

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import printable
-from .fonts import ONE_BYTE, FontInfo, analyse_font
+from .fontinfo import ONE_BYTE, FontInfo
+from .fonts import analyse_font
 from .geometry import IDENTITY, Matrix, bounding_box, matrix, mul, page_box, translate
 from .imagecover import GRID, ImageCoverage
 from .optionalcontent import OptionalContent, off_groups

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import FontReport, FontStatus
-from .fonts import FontInfo
+from .fontinfo import FontInfo
 from .pagetext import TEXT_BUDGET
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .fonts import ONE_BYTE, FontInfo, split_codes
+from .fontinfo import ONE_BYTE, FontInfo, split_codes
 
 #: Characters collected per page; the language rung reads fewer than this.
 TEXT_BUDGET = 6000

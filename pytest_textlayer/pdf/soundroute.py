@@ -39,10 +39,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..model import FontStatus
-from .crosscheck import MIN_WIDTH_RANK
+from .rankcheck import MIN_WIDTH_RANK
 
 if TYPE_CHECKING:
-    from .fonts import FontInfo
+    from .fontinfo import FontInfo
     from .pagecontent import FontUse
 
 #: Share of a font's glyphs drawn on a page its program must account for before it can vouch.
@@ -109,13 +109,13 @@ def _vouched(font: FontInfo, codes: Mapping[int, int]) -> bool:
 def _widths_follow(font: FontInfo, codes: Mapping[int, int]) -> bool:
     """A program that names nothing can still vouch by its advance widths: when the widths of
     the letters drawn rank like the letters the ToUnicode gives them (narrow i and l, wide m
-    and w, each case apart), the map is the font's own (see crosscheck.width_correlation).
+    and w, each case apart), the map is the font's own (see rankcheck.width_correlation).
 
     Only the letters this page draws are ranked: a map may be wrong for just those (a
     producer that writes the whole font's map, a breaker that permutes the letters used),
     while the rest of it ranks as well as ever.
     """
-    from .crosscheck import width_correlation
+    from .rankcheck import width_correlation
 
     letters = font.letter_widths
     found = width_correlation(letters, codes) if letters else None

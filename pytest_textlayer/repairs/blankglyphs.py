@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..pdf.fonts import cid_widths
+from ..pdf.cidfonts import cid_widths
 from .fontusage import FontUsage
 from .fontusage import descendant as _descendant
 from .fontusage import gid_codes as _gid_codes

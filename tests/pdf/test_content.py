@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_textlayer.pdf.content import scan_page
-from pytest_textlayer.pdf.fonts import FontInfo
+from pytest_textlayer.pdf.fontinfo import FontInfo
 from pytest_textlayer.pdf.pagecontent import PageContent
 
 CORPUS = REAL_CORPUS

@@ -258,7 +258,7 @@ def test_scrambled_map_of_a_font_without_names_is_caught_by_its_widths() -> None
 
 
 def test_monospaced_font_widths_say_nothing() -> None:
-    from pytest_textlayer.pdf.crosscheck import width_correlation
+    from pytest_textlayer.pdf.rankcheck import width_correlation
 
     letters = {i: (ch, 600.0) for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
     assert width_correlation(letters, dict.fromkeys(letters, 1)) is None
@@ -267,7 +267,7 @@ def test_monospaced_font_widths_say_nothing() -> None:
 def test_widths_of_a_proportional_font_follow_its_letters() -> None:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from pytest_textlayer.pdf.crosscheck import width_correlation
+    from pytest_textlayer.pdf.rankcheck import width_correlation
 
     letters = {i: (ch, stringWidth(ch, "Courier-Bold", 1000) + stringWidth(ch, "Helvetica-Bold",
                                                                             1000))
@@ -279,7 +279,7 @@ def test_widths_of_a_proportional_font_follow_its_letters() -> None:
 def test_reference_widths_are_the_standard_fonts_metrics() -> None:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from pytest_textlayer.pdf.crosscheck import reference_widths
+    from pytest_textlayer.pdf.rankcheck import reference_widths
 
     for ch, width in reference_widths().items():
         if ord(ch) > 0xFF:
@@ -345,7 +345,7 @@ def _in_reading_order(tounicode: dict[int, str]) -> dict[int, int]:
 def test_glyph_ids_of_a_font_follow_the_unicode_order_of_its_letters() -> None:
     """Fonts lay their glyphs out near Unicode order; a permuted map over the same codes does not
     (the check for Identity subsets that keep no cmap, no names and equal widths)."""
-    from pytest_textlayer.pdf.crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+    from pytest_textlayer.pdf.rankcheck import MIN_ORDER_CORRELATION, code_order_correlation
 
     letters = "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年"
     tounicode = {300 + 40 * i + i % 3: ch for i, ch in enumerate(sorted(letters))}
@@ -359,7 +359,7 @@ def test_glyph_ids_of_a_font_follow_the_unicode_order_of_its_letters() -> None:
 
 
 def test_code_order_says_nothing_of_renumbered_subsets_or_few_letters() -> None:
-    from pytest_textlayer.pdf.crosscheck import code_order_correlation
+    from pytest_textlayer.pdf.rankcheck import code_order_correlation
 
     letters = "abcdefghijklmnopqrstuvwxyz"
     renumbered = {1 + i: ch for i, ch in enumerate(reversed(letters))}  # codes 1..26: own order
@@ -375,7 +375,7 @@ def test_code_order_says_nothing_of_renumbered_subsets_or_few_letters() -> None:
 def test_a_font_whose_glyphs_follow_gbk_order_is_no_permuted_map() -> None:
     """SimSun-like fonts keep their glyphs in GBK order, which sorts the commonest ideographs by
     reading (GB2312 level 1), not by Unicode's radicals: that order is no permutation."""
-    from pytest_textlayer.pdf.crosscheck import MIN_ORDER_CORRELATION, code_order_correlation
+    from pytest_textlayer.pdf.rankcheck import MIN_ORDER_CORRELATION, code_order_correlation
 
     text = "中华人民共和国是工人阶级领导的以工农联盟为基础的人民民主专政的社会主义国家"
     letters = sorted(set(text), key=lambda ch: ch.encode("gbk"))

@@ -22,9 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_textlayer.model import FontStatus
+from pytest_textlayer.pdf.cidfonts import predefined_ranges
 from pytest_textlayer.pdf.cmaps import parse_cmap
 from pytest_textlayer.pdf.content import scan_page
-from pytest_textlayer.pdf.fonts import FontInfo, analyse_font, predefined_ranges
+from pytest_textlayer.pdf.fontinfo import FontInfo
+from pytest_textlayer.pdf.fonts import analyse_font
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 TEXT = "The quick brown fox jumps over the lazy dog"
@@ -562,9 +564,9 @@ def test_alternates_sharing_a_value_are_not_collapsed() -> None:
     """Swash and small variants of one letter in a small subset map to the same text."""
     text = "aaabcdefghijk"
     cmap = parse_cmap(tounicode_stream({i: ch for i, ch in enumerate(text)}))
-    from pytest_textlayer.pdf.fonts import _judge_tounicode
+    from pytest_textlayer.pdf.tounicode import judge_tounicode
 
-    judged = _judge_tounicode(cmap, 2)
+    judged = judge_tounicode(cmap, 2)
     assert (judged.route, judged.status, judged.bad) == ("tounicode", FontStatus.USABLE, {})
 
 
@@ -737,7 +739,7 @@ def test_differences_naming_glyphs_the_cff_lacks_are_wrong() -> None:
 
 
 def test_unicode_cmaps_give_their_codes_as_text() -> None:
-    from pytest_textlayer.pdf.fonts import _analyse_type0
+    from pytest_textlayer.pdf.cidfonts import analyse_type0
 
     pdf = pikepdf.new()
     cidfont = pikepdf.Dictionary(
@@ -757,7 +759,7 @@ def test_unicode_cmaps_give_their_codes_as_text() -> None:
             Encoding=pikepdf.Name("/" + name),
             DescendantFonts=[pdf.make_indirect(cidfont)],
         )
-        info = _analyse_type0(font, "STSong-Light")
+        info = analyse_type0(font, "STSong-Light")
         assert (info.route, info.status) == ("collection", FontStatus.USABLE)
         codes = info.split_codes(data)
         assert "".join(info.to_unicode(c) or "?" for c in codes) == text

@@ -1,0 +1,508 @@
+"""A font's embedded program: where its descriptor keeps it, and what the program says.
+
+Owns finding the program (FontFile, FontFile2, or FontFile3 and its
+subtype), reading its stream, and parsing it into a :class:`Program`: glyph
+names by code (a built-in encoding) and by glyph id (a charset, ``post``
+names), the Unicode and symbol ``cmap`` subtables, the ``post`` format, a
+CID-keyed CFF's collection. fontTools parses, except where a whole CJK
+font would make it slow (the ``cmap`` subtables, the ``post`` names), which
+is read here and fails where fontTools fails. Also the small readers of
+pikepdf objects (names, text, streams, the CIDToGIDMap) that every font
+module needs.
+
+A module of its own because both the analysis of a font (:mod:`.fonts`)
+and the check of its ToUnicode against its program (:mod:`.crosscheck`)
+read programs, and the analysis uses the check.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .encodings import encoding_table
+
+
+# -- helpers over pikepdf objects --------------------------------------------------------------
+def pdf_name(obj: Any) -> str | None:
+    import pikepdf
+
+    if isinstance(obj, pikepdf.Name):
+        return str(obj)[1:]
+    return None
+
+
+def pdf_text(obj: Any) -> str:
+    try:
+        return str(obj)
+    except Exception:
+        return ""
+
+
+def is_stream(obj: Any) -> bool:
+    import pikepdf
+
+    return isinstance(obj, pikepdf.Stream)
+
+
+def read(stream: Any) -> bytes:
+    try:
+        return bytes(stream.read_bytes())
+    except Exception:
+        return b""
+
+
+def font_program(descriptor: Any) -> tuple[str | None, Any]:
+    """(kind, stream) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
+    import pikepdf
+
+    if not isinstance(descriptor, pikepdf.Dictionary):
+        return None, None
+    for key, kind in (("/FontFile2", "TrueType"), ("/FontFile", "Type1"), ("/FontFile3", None)):
+        stream = descriptor.get(key)
+        if is_stream(stream):
+            if kind is None and stream is not None:
+                sub = pdf_name(stream.get("/Subtype")) or ""
+                kind = {"Type1C": "CFF", "CIDFontType0C": "CIDCFF", "OpenType": "OpenType"}.get(
+                    sub, "CFF"
+                )
+            return kind, stream  # read only when a route needs the program
+    return None, None
+
+
+# -- font programs -----------------------------------------------------------------------------
+@dataclass
+class Program:
+    """What the embedded font program offers: names by code or GID, and its unicode cmap."""
+
+    kind: str | None
+    builtin: dict[int, str] = field(
+        default_factory=dict
+    )  # code -> name (Type1/CFF built-in encoding)
+    glyph_names: Sequence[str] | None = None  # GID -> name (CFF charset, TrueType post 1/2)
+    cmap: dict[int, int] = field(default_factory=dict)  # unicode -> GID
+    cmap_kinds: tuple[tuple[int, int], ...] = ()
+    symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
+    post_format: float | None = None
+    cid_keyed: bool = False
+    #: (registry, ordering) of a CID-keyed CFF: which collection its CIDs belong to.
+    ros: tuple[str, str] | None = None
+    error: str | None = None
+
+    @property
+    def names(self) -> set[str]:
+        return set(self.glyph_names or ())
+
+
+def _load_cff(data: bytes) -> Program:
+    from fontTools.cffLib import CFFFontSet
+
+    prog = Program("CFF")
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    top = cff[cff.fontNames[0]]
+    prog.cid_keyed = hasattr(top, "ROS")
+    if prog.cid_keyed:
+        try:
+            registry, ordering, _ = top.ROS
+            prog.ros = (str(registry), str(ordering))
+        except (TypeError, ValueError):
+            prog.ros = None
+    charset = list(top.charset or [])
+    if prog.cid_keyed:
+        prog.kind = "CIDCFF"
+        return prog
+    prog.glyph_names = charset
+    enc = getattr(top, "Encoding", "StandardEncoding")
+    if isinstance(enc, str):
+        prog.builtin = dict(encoding_table("StandardEncoding")) if enc == "StandardEncoding" else {}
+    else:
+        prog.builtin = {c: n for c, n in enumerate(enc) if n and n != ".notdef"}
+    return prog
+
+
+_T1_ENC = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put")
+
+
+def _load_type1(data: bytes, length1: int) -> Program:
+    prog = Program("Type1")
+    clear = data[: length1 or len(data)]
+    start = clear.find(b"/Encoding")
+    if start < 0:
+        return prog
+    head = clear[start : start + 64]
+    if b"StandardEncoding" in head:
+        prog.builtin = dict(encoding_table("StandardEncoding"))
+    else:
+        end = clear.find(b"readonly def", start)
+        chunk = clear[start : end if end > 0 else len(clear)]
+        prog.builtin = {
+            int(c): n.decode("latin-1") for c, n in _T1_ENC.findall(chunk) if int(c) < 256
+        }
+    return prog
+
+
+def _load_sfnt(data: bytes, kind: str) -> Program:
+    from fontTools.ttLib import TTFont
+
+    prog = Program(kind)
+    font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    if "CFF " in font:  # the glyph order is the CFF charset: read as fontTools reads it
+        return _load_sfnt_cff(font, prog)
+    kinds: list[tuple[int, int]] = []
+    if "cmap" in font:
+        raw = font.getTableData("cmap")
+        decoded = _cmap_subtables(raw)
+        subtables: list[tuple[int, int, Any]]
+        if decoded is None:  # anything unusual: fontTools reads the table
+            from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
+
+            ids = _GlyphIds(lambda: _check_glyph_order(font, raw))
+            cmap = table__c_m_a_p("cmap")
+            cmap.decompile(raw, ids)
+            subtables = [(t.platformID, t.platEncID, t) for t in cmap.tables]
+        else:
+            ids = _GlyphIds()
+            subtables = list(decoded)
+            # fontTools decodes a subtable (naming its glyphs) when another record shares it,
+            # or when its map is first read below.
+            ids.asked = any(table.shared for _, _, table in decoded)
+        best: dict[int, int] | None = None
+        for platform, encoding, table in subtables:
+            kinds.append((platform, encoding))
+            unicode = platform == 0 or (platform == 3 and encoding in (1, 10))
+            if unicode and (best is None or len(table.cmap) > len(best)):
+                best = table.cmap
+            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
+                prog.symbol_cmap = dict(table.cmap)
+            else:
+                continue
+            if decoded is not None:
+                ids.asked = True
+        if decoded is not None and any(
+                platform == 0 or (platform == 3 and encoding in (1, 10))
+                for platform, encoding, _ in decoded):
+            ids.asked = True  # every Unicode subtable's map is read (above, to be compared)
+        if best:
+            prog.cmap = dict(best)
+        if decoded is not None and ids.asked:
+            _check_glyph_order(font, None)  # where fontTools, naming the glyphs, would fail
+    prog.cmap_kinds = tuple(kinds)
+    if "post" in font:
+        prog.post_format = _post_format(font)
+        if prog.post_format in (1.0, 2.0):
+            prog.glyph_names = _LazyNames(font)
+    return prog
+
+
+def _load_sfnt_cff(font: Any, prog: Program) -> Program:
+    kinds: list[tuple[int, int]] = []
+    if "cmap" in font:
+        best: dict[int, str] | None = None
+        for table in font["cmap"].tables:
+            kinds.append((table.platformID, table.platEncID))
+            unicode = table.platformID == 0 or (
+                table.platformID == 3 and table.platEncID in (1, 10)
+            )
+            if unicode and (best is None or len(table.cmap) > len(best)):
+                best = table.cmap
+            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
+                prog.symbol_cmap = _glyph_ids(font, table.cmap)
+        if best:
+            prog.cmap = _glyph_ids(font, best)
+    prog.cmap_kinds = tuple(kinds)
+    if "post" in font:
+        post = font["post"]
+        prog.post_format = float(post.formatType)
+        if prog.post_format in (1.0, 2.0):
+            prog.glyph_names = list(font.getGlyphOrder())
+    cff = _load_cff(font.getTableData("CFF "))
+    prog.cid_keyed = cff.cid_keyed
+    prog.ros = cff.ros
+    prog.glyph_names = prog.glyph_names or cff.glyph_names
+    return prog
+
+
+class _GlyphIds:
+    """Stands in for the font while fontTools decodes a cmap: glyph ids stay ids.
+
+    fontTools names every glyph a subtable selects (reading the whole ``post``
+    table: 65,000 names in a CJK font) only for us to turn the names back into
+    ids; the ids are the same without the names. `check` runs where fontTools
+    would first have named the glyphs, so a font it fails on fails here too.
+    """
+
+    lazy = True
+
+    def __init__(self, check: Callable[[], None] | None = None) -> None:
+        self.asked = False
+        self._check = check
+
+    def _ask(self) -> None:
+        if not self.asked:
+            self.asked = True
+            if self._check is not None:
+                self._check()
+
+    def getGlyphNameMany(self, gids: list[int]) -> list[int]:  # noqa: N802 (fontTools' API)
+        self._ask()
+        return list(gids)
+
+    def getGlyphName(self, gid: int) -> int:  # noqa: N802
+        self._ask()
+        return gid
+
+
+@dataclass
+class _Decoded:
+    """A subtable decoded here: code → glyph id; `shared` when another record points at it."""
+
+    cmap: dict[int, int]
+    shared: bool = False
+
+
+def _cmap_subtables(raw: bytes) -> list[tuple[int, int, _Decoded]] | None:
+    """A ``cmap`` table's subtables (formats 0, 4, 6 and 12) as fontTools reads them, without
+    a Python step per code where it can; None when anything is unusual (fontTools decides).
+
+    fontTools decodes a whole CJK font's cmap (tens of thousands of codes) one code at a
+    time; here a run of codes with consecutive glyph ids is one C-level dictionary update.
+    """
+    import struct
+
+    try:
+        if len(raw) < 4:
+            return None
+        _, count = struct.unpack(">HH", raw[:4])
+        found: list[tuple[int, int, _Decoded]] = []
+        seen: dict[int, _Decoded] = {}
+        for i in range(count):
+            entry = raw[4 + i * 8 : 12 + i * 8]
+            if len(entry) < 8:
+                return None
+            platform, encoding, offset = struct.unpack(">HHL", entry)
+            if offset + 4 > len(raw):
+                return None
+            form, length = struct.unpack(">HH", raw[offset : offset + 4])
+            if form == 12:
+                if offset + 8 > len(raw):
+                    return None
+                form, _, length = struct.unpack(">HHL", raw[offset : offset + 8])
+            if form not in (0, 4, 6, 12) or not length:
+                return None
+            if length < (16 if form == 12 else 6) or offset + length > len(raw):
+                return None
+            if offset in seen:
+                seen[offset].shared = True
+                found.append((platform, encoding, _Decoded(seen[offset].cmap, True)))
+                continue
+            cmap = _decode_subtable(form, raw[offset : offset + length])
+            if cmap is None:
+                return None
+            seen[offset] = table = _Decoded(cmap)
+            found.append((platform, encoding, table))
+        return found
+    except (struct.error, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
+    """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it."""
+    import array
+    import struct
+    import sys
+
+    out: dict[int, int] = {}
+    if form == 0:
+        if len(data) != 262:
+            return None
+        return {code: gid for code, gid in enumerate(data[6:]) if gid}
+    if form == 6:
+        first, entries = struct.unpack(">HH", data[6:10])
+        body = data[10 : 10 + 2 * entries]
+        if len(body) % 2:
+            return None
+        gids = array.array("H")
+        gids.frombytes(body)
+        if sys.byteorder != "big":
+            gids.byteswap()
+        return {code: gid for code, gid in zip(range(first, first + len(gids)), gids, strict=True)
+                if gid}
+    if form == 12:
+        groups_count = struct.unpack(">L", data[12:16])[0]
+        if len(data) != 16 + groups_count * 12:
+            return None
+        groups = array.array("I")
+        if groups.itemsize != 4:
+            return None
+        groups.frombytes(data[16:])
+        if sys.byteorder != "big":
+            groups.byteswap()
+        last_end = 0
+        for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
+            end = min(end, 0x10FFFF)
+            if start > end or start < last_end:
+                continue  # fontTools skips unsorted and overlapping groups
+            last_end = end
+            if gid == 0:  # the missing glyph maps only the group's first code
+                start += 1
+                gid += 1
+            out.update(zip(range(start, end + 1), range(gid, gid + end - start + 1), strict=True))
+        return out
+    # Format 4: segments of codes, each its glyphs by a delta or through the glyph id array.
+    if len(data) < 14 or len(data) % 2:
+        return None
+    seg_count = struct.unpack(">H", data[6:8])[0] // 2
+    codes = array.array("H")
+    codes.frombytes(data[14:])
+    if sys.byteorder != "big":
+        codes.byteswap()
+    ends = codes[:seg_count]
+    rest = codes[seg_count + 1 :]
+    starts = rest[:seg_count]
+    rest = rest[seg_count:]
+    deltas = rest[:seg_count]
+    rest = rest[seg_count:]
+    range_offsets = rest[:seg_count]
+    glyph_ids = rest[seg_count:]
+    for i in range(len(starts) - 1):  # the last segment (0xFFFF) is not read
+        first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
+        if range_offset == 0:
+            # gid = (code + delta) mod 65536: consecutive ids, wrapping once past 0xFFFF;
+            # glyph 0 (the missing glyph) maps nothing and erases no earlier mapping.
+            wrap = 0x10000 - delta
+            for low, high, step in ((first, min(last, wrap - 1), delta),
+                                    (max(first, wrap), last, delta - 0x10000)):
+                if low <= high and low + step == 0:
+                    low += 1
+                if low <= high:
+                    out.update(zip(range(low, high + 1), range(low + step, high + step + 1),
+                                   strict=True))
+            continue
+        partial = range_offset // 2 - first + i - len(range_offsets)
+        for code in range(first, last + 1):
+            index = code + partial
+            if not 0 <= index < len(glyph_ids):
+                return None  # fontTools refuses the table
+            gid = glyph_ids[index]
+            gid = (gid + delta) & 0xFFFF if gid else 0
+            if gid:
+                out[code] = gid
+    return out
+
+
+def _post_fixed(raw: bytes) -> float:
+    return int.from_bytes(raw[:4], "big", signed=True) / 65536
+
+
+def _post_format(font: Any) -> float:
+    """The ``post`` table's format, raising where fontTools' reading of the table raises."""
+    raw = font.getTableData("post")
+    if len(raw) < 32:
+        raise ValueError("post table is truncated")
+    form = _post_fixed(raw)
+    if form not in (1.0, 2.0, 3.0, 4.0):
+        raise ValueError(f"post table format {form:g} not supported")
+    if form != 3.0:
+        count = font.getGlyphCount()
+        if form == 2.0:
+            if len(raw) < 34:
+                raise ValueError("post table is truncated")
+            wanted = min(int.from_bytes(raw[32:34], "big"), count)
+            if len(raw) - 34 < 2 * wanted:
+                raise IndexError("post table is truncated")
+        elif form == 4.0 and len(raw) % 2:
+            raise ValueError("post table is truncated")
+    return form
+
+
+def _check_glyph_order(font: Any, raw_cmap: bytes | None) -> None:
+    """Raise where fontTools' glyph order of a TrueType raises: its ``post`` names, else
+    names made from its Unicode cmap subtables (`raw_cmap`: the cmap to decode again for
+    that; None when every subtable is known to decode)."""
+    if "post" in font:
+        form = _post_format(font)
+        from_cmap = form == 3.0 or (form == 1.0 and font.getGlyphCount() > 258)
+    else:
+        from_cmap = True
+    if not from_cmap:
+        return
+    font.getGlyphCount()
+    if "DMAP" in font:
+        font.getGlyphOrder()  # rare: as fontTools does it
+    elif raw_cmap is not None:
+        from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
+
+        fresh = table__c_m_a_p("cmap")
+        fresh.decompile(raw_cmap, _GlyphIds())
+        for table in fresh.tables:
+            if table.isUnicode():
+                _ = table.cmap
+
+
+class _LazyNames(Sequence[str]):
+    """A TrueType's glyph names (GID → name), read from ``post`` only when first asked for."""
+
+    def __init__(self, font: Any) -> None:
+        self._font: Any = font
+        self._names: list[str] | None = None
+
+    def _load(self) -> list[str]:
+        if self._names is None:
+            try:
+                self._names = list(self._font.getGlyphOrder())
+            except Exception:  # checked when the program was read: not expected
+                self._names = []
+            self._font = None
+        return self._names
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._load()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+
+def _glyph_ids(font: Any, cmap: Mapping[int, str]) -> dict[int, int]:
+    """A fontTools cmap (code → glyph name) as code → glyph id: one dictionary lookup per
+    code (a whole CJK font maps tens of thousands), fontTools' own rule for the rest."""
+    ids = font.getReverseGlyphMap()
+    get_id = font.getGlyphID
+    return {c: ids[n] if n in ids else get_id(n) for c, n in cmap.items()}
+
+
+def load_program(kind: str | None, data: bytes, length1: int = 0) -> Program:
+    """Parse an embedded program; a broken one gives an empty program with ``error`` set."""
+    import logging
+
+    if kind is None or not data:
+        return Program(None)
+    logger = logging.getLogger("fontTools")
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # subset fonts trip many harmless warnings
+    try:
+        if kind in ("CFF", "CIDCFF"):
+            prog = _load_cff(data)
+        elif kind == "Type1":
+            prog = _load_type1(data, length1)
+        else:
+            prog = _load_sfnt(data, kind)
+    except Exception as exc:  # a broken program is evidence, not a crash
+        prog = Program(kind, error=f"{type(exc).__name__}")
+    finally:
+        logger.setLevel(level)
+    return prog
+
+
+def cid_to_gid_map(obj: Any) -> list[int] | None:
+    """CIDToGIDMap as a list (None for Identity or absent)."""
+    if obj is None or not is_stream(obj):
+        return None
+    raw = read(obj)
+    return [raw[i] << 8 | raw[i + 1] for i in range(0, len(raw) - 1, 2)]
