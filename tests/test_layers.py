@@ -91,7 +91,9 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
                 target = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 target = node.module or ""
-            names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            submodules = [f"{target}.{alias.name}" for alias in node.names]
+            # `from ..lang import langmodel` imports the module, not the package's names
+            names = submodules if all(m in known for m in submodules) else [target, *submodules]
         else:
             continue
         for name in names:
