@@ -1,0 +1,138 @@
+"""Severed fonts written by other producers than Chromium, read from their glyphs.
+
+LibreOffice writes simple symbolic TrueType subsets whose codes number the
+glyphs in order of first use (1, 2, 3 ...) and whose program has only a
+(1,0) cmap of those codes and ``post`` format 3: without its /ToUnicode
+nothing names a glyph, and the codes that happen to fall on printable ASCII
+are no more the text than the control codes below them. Ghostscript's
+``pdfwrite`` rewrites Chromium's subsets; WeasyPrint writes its own
+Type0 subsets. Each is printed here, severed by the ``sever`` breaker, and
+must come back exactly, vector, with glyph OCR.
+
+Skipped without the producer, DejaVu, or Tesseract with the packs used.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from pathlib import Path
+
+import pytest
+from _producers import (
+    CHROMIUM,
+    GHOSTSCRIPT,
+    SOFFICE,
+    distil_with_ghostscript,
+    fodt,
+    has_weasyprint,
+    norm,
+    print_with_chromium,
+    print_with_libreoffice,
+    print_with_weasyprint,
+)
+
+from pytest_textlayer import ocr
+from pytest_textlayer.breakers import poppler_pages
+
+TEXTS = {
+    "fr": (
+        "Avis aux habitants",
+        "Les livres déjà empruntés pourront être rendus au bibliobus, garé près de la "
+        "piscine chaque mardi et vendredi ; la mairie s'excuse de la gêne occasionnée et "
+        "*un bénévole répond* chaque matin aux questions sur les pénalités.",
+    ),
+    "ru": (
+        "Объявление для жителей",
+        "Взятые книги можно вернуть в библиобус, который по вторникам и пятницам стоит у "
+        "крытого бассейна; *волонтёр отвечает* каждое утро, а весь фонд вернётся на полки "
+        "к середине апреля.",
+    ),
+    "el": (
+        "Ανακοίνωση προς τους κατοίκους",
+        "Τα δανεισμένα βιβλία επιστρέφονται στο κινητό λεωφορείο, που σταθμεύει δίπλα στο "
+        "κολυμβητήριο κάθε Τρίτη και Παρασκευή. *Ερωτήσεις για πρόστιμα ή κρατήσεις* "
+        "στέλνονται με ηλεκτρονικό ταχυδρομείο.",
+    ),
+}
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def _packs(*names: str) -> bool:
+    try:
+        return set(names) <= ocr.tesseract_info().languages
+    except Exception:  # noqa: BLE001 - no Tesseract at all
+        return False
+
+
+pytestmark = pytest.mark.skipif(not DEJAVU.exists(),
+                                reason="fonts-dejavu-core is needed to build the PDFs")
+needs_ocr = pytest.mark.skipif(not _packs("fra", "rus", "ell", "osd"),
+                               reason="tesseract fra, rus, ell, osd needed")
+HAVE = {
+    "libreoffice": SOFFICE is not None,
+    "ghostscript": CHROMIUM is not None and GHOSTSCRIPT is not None,
+    "weasyprint": has_weasyprint(),
+}
+
+
+def _html(folder: Path, lang: str) -> Path:
+    heading, body = TEXTS[lang]
+    parts = html.escape(body).split("*")
+    body_html = "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
+    page = folder / f"{lang}.html"
+    page.write_text(
+        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><body style='font-family:"
+        f" DejaVu Sans; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
+        f"<p>{body_html}</p></body></html>",
+        encoding="utf-8",
+    )
+    return page
+
+
+def _produce(folder: Path, producer: str, lang: str) -> tuple[bytes, str]:
+    """The unbroken PDF, and the text its glyphs show (page 1)."""
+    if not HAVE[producer]:
+        pytest.skip(f"{producer} is not installed")
+    out = folder / f"{producer}-{lang}.pdf"
+    if producer == "libreoffice":
+        heading, body = TEXTS[lang]
+        source = folder / f"{lang}.fodt"
+        source.write_text(fodt(lang, "DejaVu Sans", heading, [body]), encoding="utf-8")
+        assert print_with_libreoffice(source, out)
+        return out.read_bytes(), norm(poppler_pages(out.read_bytes())[0])
+    page = _html(folder, lang)
+    if producer == "weasyprint":
+        assert print_with_weasyprint(page, out)
+        return out.read_bytes(), norm(poppler_pages(out.read_bytes())[0])
+    chromium = folder / f"chromium-{lang}.pdf"
+    assert print_with_chromium(page, chromium)
+    assert distil_with_ghostscript(chromium, out)
+    # Ghostscript's own ToUnicode of these subsets misreads Cyrillic: the glyphs are Chromium's.
+    return out.read_bytes(), norm(poppler_pages(chromium.read_bytes())[0])
+
+
+def _without_tounicode(data: bytes) -> bytes:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            for font in page.Resources.Font.values():
+                if "/ToUnicode" in font:
+                    del font["/ToUnicode"]
+        out = io.BytesIO()
+        pdf.save(out)
+    return out.getvalue()
+
+
+def test_codes_numbered_in_order_of_first_use_are_not_read_as_ascii(tmp_path: Path) -> None:
+    """LibreOffice's body subset draws codes 1..49: those past 0x20 are no more ASCII than the
+    control codes before them, so every glyph is unmapped once the ToUnicode is gone."""
+    from pytest_textlayer import classify
+
+    data, _ = _produce(tmp_path, "libreoffice", "fr")
+    [page] = classify(_without_tounicode(data)).pages
+    assert page.verdict.value == "undecodable"
+    assert page.unmapped_glyphs == page.glyphs, page.evidence
+
