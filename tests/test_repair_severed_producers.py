@@ -33,7 +33,7 @@ from _producers import (
 )
 
 from pytest_textlayer import ocr
-from pytest_textlayer.breakers import poppler_pages
+from pytest_textlayer.breakers import break_pdf, poppler_pages
 
 TEXTS = {
     "fr": (
@@ -135,4 +135,14 @@ def test_codes_numbered_in_order_of_first_use_are_not_read_as_ascii(tmp_path: Pa
     [page] = classify(_without_tounicode(data)).pages
     assert page.verdict.value == "undecodable"
     assert page.unmapped_glyphs == page.glyphs, page.evidence
+
+
+def test_the_sever_breaker_severs_libreoffice_subsets(tmp_path: Path) -> None:
+    data, _ = _produce(tmp_path, "libreoffice", "fr")
+    variant = break_pdf(data, "sever")
+    assert variant.applies
+    assert [f.subtype for f in variant.fonts] == ["TrueType"] * 3
+    assert all(f.changed == f.glyphs and f.program is None for f in variant.fonts)
+    assert poppler_pages(variant.pdf)[0] != poppler_pages(data)[0]
+
 
