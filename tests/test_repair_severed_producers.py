@@ -146,3 +146,37 @@ def test_the_sever_breaker_severs_libreoffice_subsets(tmp_path: Path) -> None:
     assert poppler_pages(variant.pdf)[0] != poppler_pages(data)[0]
 
 
+def test_the_space_of_a_simple_subset_is_its_empty_glyph(tmp_path: Path) -> None:
+    """A simple TrueType reaches its glyphs through its (1,0) cmap: the space is found there."""
+    import pikepdf
+
+    from pytest_textlayer.blankglyphs import blank_codes
+    from pytest_textlayer.recover import collect_fonts
+
+    data, _ = _produce(tmp_path, "libreoffice", "fr")
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
+        spaces = {u.name: {u.font.ToUnicode.read_bytes().count(f"<{c:02X}> <0020>".encode())
+                           for c in blank_codes(u)} for u in usages}
+    assert len(usages) == 3
+    assert all(found == {1} for found in spaces.values()), spaces
+
+
+def test_no_glyph_order_reads_the_space_of_a_simple_subset_as_a_letter(tmp_path: Path) -> None:
+    """LibreOffice's italic subset of a Greek phrase: 16 glyphs numbered 1..16. Shifted by 67
+    they spell Latin capitals the letter-pair model may take for Dutch, but glyph 7 is
+    empty and advances: the space, which no such shift leaves a space."""
+    import pikepdf
+
+    from pytest_textlayer import langmodel
+    from pytest_textlayer.recover import collect_fonts, order_hypotheses
+
+    data, _ = _produce(tmp_path, "libreoffice", "el")
+    model = langmodel.reference_model()
+    with pikepdf.open(io.BytesIO(break_pdf(data, "sever").pdf)) as pdf:
+        taken = {u.name: [(h.source, h.offset) for h in order_hypotheses(u, model) if h.passes]
+                 for u in collect_fonts(pdf).values() if u.glyphs}
+    assert len(taken) == 3
+    assert not any(taken.values()), taken
+
+
