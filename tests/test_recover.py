@@ -213,6 +213,20 @@ def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
     assert settle(usage, mapping, tie, lang="it") in ({}, {code["I"]: "I"})
 
 
+def test_two_characters_read_once_from_one_glyph_are_not_settled() -> None:
+    """A ";" opening a line read once as ";:": the vote leaves it open, and so must the words
+    (the model skips punctuation, so nothing contradicts the extra mark). LibreOffice sets
+    French's space before ";" by moving the pen, so the word is "vendredi;"."""
+    from pytest_textlayer.glyphsettle import settle
+    from pytest_textlayer.recover import FontUsage
+
+    text = "chaque mardi et vendredi; la mairie s'excuse de la gêne occasionnée"
+    code = {ch: i + 1 for i, ch in enumerate(sorted(set(text)))}
+    usage = FontUsage((1, 0), None, "F", "/Type0", 2, pages={0: [[code[ch] for ch in text]]})
+    mapping = {c: ch for ch, c in code.items() if ch != ";"}
+    assert settle(usage, mapping, {code[";"]: [(";:", 80.0)]}, lang="fr") == {}
+
+
 def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
     from pytest_textlayer.specimen import TARGET, choose
 
