@@ -99,3 +99,23 @@ def test_the_space_of_a_severed_subset_is_its_empty_glyph(tmp_path: Path) -> Non
         usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
         # DejaVu's space is glyph 3 and Chromium keeps glyph ids as codes.
         assert all(blank_codes(u) == {3} for u in usages)
+
+
+def test_the_language_comes_from_glyph_ocrs_own_first_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Russian page that names no language costs two Tesseract runs: script detection on a
+    few words of the specimen sheet, and the sheet read in Russian, which glyph OCR keeps."""
+    runs: list[str] = []
+    real = ocr._run
+
+    def counted(args: list[str], what: str) -> object:
+        runs.append(what)
+        return real(args, what)
+
+    monkeypatch.setattr(ocr, "_run", counted)
+    monkeypatch.setattr(ocr, "_READ", {})
+    broken, truth = _severed(tmp_path, "ru")
+    report = repair(broken, tmp_path / "ru.fixed.pdf")
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract OSD", "Tesseract"]
+    assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
