@@ -336,9 +336,12 @@ def main(argv: list[str] | None = None) -> int:
                               with_ocrmypdf=not args.no_ocrmypdf)
                     docs.append(doc)
                     sims = " ".join(f"{p.similarity:.3f}" for p in doc.scores)
+                    words = " ".join(f"{p.words:.3f}" for p in doc.scores)
                     print(f"{producer} {lang} {font}: {doc.pages} pages, similarity {sims}, "
-                          f"repair {doc.repair_s:.1f} s, ocrmypdf {doc.ocrmypdf_s or 0:.1f} s, "
-                          f"vector {doc.vector_pages}/{doc.pages}"
+                          f"words {words}, repair {doc.repair_s:.2f} s, "
+                          f"ocrmypdf {doc.ocrmypdf_s or 0:.2f} s, "
+                          f"vector {doc.vector_pages}/{doc.pages}, "
+                          f"size {doc.size_out / doc.size_in if doc.size_out else 0:.2f}x"
                           + (f", ERROR {doc.error}" if doc.error else ""), flush=True)
                     if args.verbose:
                         for line in severed:
