@@ -33,8 +33,10 @@ Per producer and language: the share of pages exact (character similarity
 page of ``repair(ocr="auto")`` and of OCRmyPDF ``--force-ocr`` on the same
 files in the same run (``--jobs 1``, like the repair's one Tesseract at a
 time), the share of pages that kept their vector text (no whole-page OCR),
-and the largest size growth. The repair is not told the language unless
-``--given-lang``: choosing Tesseract's language is part of what is measured.
+and the largest size growth. Beside the wall clock, the CPU seconds of each
+(the process and its Tesseract children), steadier on a shared machine. The
+repair is not told the language unless ``--given-lang``: choosing
+Tesseract's language is part of what is measured.
 
 The fonts are the machine's own (DejaVu, Liberation); the repair never looks
 at installed fonts, so having them installed does not help it. Everything is
@@ -91,6 +93,10 @@ class Doc:
     pages: int
     repair_s: float = 0.0
     ocrmypdf_s: float | None = None
+    #: CPU seconds, this process and its Tesseract children: steadier than the wall clock
+    #: on a machine shared with other work.
+    repair_cpu: float = 0.0
+    ocrmypdf_cpu: float | None = None
     size_in: int = 0
     size_out: int = 0
     vector_pages: int = 0
@@ -202,13 +208,13 @@ def run(path: Path, truth: tuple[str, ...], producer: str, lang: str, font: str,
 
     doc = Doc(producer, lang, font, len(truth), size_in=path.stat().st_size)
     out = path.with_suffix(".fixed.pdf")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     try:
         report = repair(path, out, ocr="auto", lang=lang if given else None)
     except Exception as exc:  # noqa: BLE001 - reported per file
         doc.error = f"repair: {type(exc).__name__}: {exc}"
         return doc
-    doc.repair_s = time.perf_counter() - start
+    doc.repair_s, doc.repair_cpu = time.perf_counter() - start, _cpu() - cpu
     doc.size_out = out.stat().st_size
     doc.vector_pages = sum(1 for p in report.pages if p.action != "ocr")
     doc.tesseract = report.ocr
@@ -227,14 +233,14 @@ def run(path: Path, truth: tuple[str, ...], producer: str, lang: str, font: str,
         logging.getLogger("ocrmypdf").setLevel(logging.ERROR)
 
         ocr_out = path.with_suffix(".ocrmypdf.pdf")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         try:
             ocrmypdf.ocr(path, ocr_out, force_ocr=True, output_type="pdf", jobs=1,
                          language=[tesseract_pack(lang)], progress_bar=False, optimize=0)
         except Exception as exc:  # noqa: BLE001 - OCRmyPDF's own exceptions, per file
             doc.error = f"ocrmypdf: {type(exc).__name__}: {exc}"
             return doc
-        doc.ocrmypdf_s = time.perf_counter() - start
+        doc.ocrmypdf_s, doc.ocrmypdf_cpu = time.perf_counter() - start, _cpu() - cpu
         theirs = pdftotext_pages(ocr_out)
         for page, want in zip(doc.scores, truth, strict=True):
             g = norm(theirs[page.number - 1]) if page.number <= len(theirs) else ""
@@ -243,14 +249,24 @@ def run(path: Path, truth: tuple[str, ...], producer: str, lang: str, font: str,
     return doc
 
 
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (Tesseract)."""
+    import resource
+
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                 resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
 def report(docs: list[Doc]) -> list[dict[str, Any]]:
     print(f"\n{'producer':<12}{'lang':<6}{'pages':>6}{'exact':>8}{'words':>8}{'sim':>8}"
-          f"{'s/pg':>7}{'ocrmypdf s/pg':>14}{'x faster':>9}{'vector':>8}{'size':>7}"
-          f"{'ocrmypdf exact':>15}{'ocrmypdf words':>15}")
+          f"{'s/pg':>7}{'ocrmypdf s/pg':>14}{'x faster':>9}{'cpu/pg':>7}{'ocrmypdf cpu':>13}"
+          f"{'x less cpu':>11}{'vector':>8}{'size':>7}{'ocrmypdf exact':>15}"
+          f"{'ocrmypdf words':>15}")
     rows = []
     producers = list(dict.fromkeys(d.producer for d in docs))
     groups = [(p, lang) for p in producers
@@ -268,12 +284,16 @@ def report(docs: list[Doc]) -> list[dict[str, Any]]:
         timed = [d for d in ds if d.ocrmypdf_s is not None]
         theirs = (sum(d.ocrmypdf_s or 0.0 for d in timed) / sum(d.pages for d in timed)
                   if timed else float("nan"))
+        rep_cpu = sum(d.repair_cpu for d in ds) / n
+        theirs_cpu = (sum(d.ocrmypdf_cpu or 0.0 for d in timed) / sum(d.pages for d in timed)
+                      if timed else float("nan"))
         row = {
             "producer": producer, "lang": lang, "pages": len(pages),
             "exact": _mean([float(p.similarity >= SIMILAR) for p in pages]),
             "words": _mean([p.words for p in pages]),
             "similarity": _mean([p.similarity for p in pages]),
             "repair_s_per_page": rep, "ocrmypdf_s_per_page": theirs,
+            "repair_cpu_per_page": rep_cpu, "ocrmypdf_cpu_per_page": theirs_cpu,
             "vector": sum(d.vector_pages for d in ds) / n,
             "size_max": max(d.size_out / d.size_in for d in ds),
             "ocrmypdf_exact": _mean([float((p.ocrmypdf_similarity or 0) >= SIMILAR)
@@ -284,6 +304,7 @@ def report(docs: list[Doc]) -> list[dict[str, Any]]:
         rows.append(row)
         print(f"{producer:<12}{lang:<6}{len(pages):>6}{row['exact']:>8.0%}{row['words']:>8.1%}"
               f"{row['similarity']:>8.3f}{rep:>7.2f}{theirs:>14.2f}{theirs / rep:>9.1f}"
+              f"{rep_cpu:>7.2f}{theirs_cpu:>13.2f}{theirs_cpu / max(rep_cpu, 1e-9):>11.1f}"
               f"{row['vector']:>8.0%}{row['size_max']:>6.2f}x{row['ocrmypdf_exact']:>15.0%}"
               f"{row['ocrmypdf_words']:>15.1%}")
     return rows
@@ -338,8 +359,9 @@ def main(argv: list[str] | None = None) -> int:
                     sims = " ".join(f"{p.similarity:.3f}" for p in doc.scores)
                     words = " ".join(f"{p.words:.3f}" for p in doc.scores)
                     print(f"{producer} {lang} {font}: {doc.pages} pages, similarity {sims}, "
-                          f"words {words}, repair {doc.repair_s:.2f} s, "
-                          f"ocrmypdf {doc.ocrmypdf_s or 0:.2f} s, "
+                          f"words {words}, repair {doc.repair_s:.2f} s "
+                          f"(cpu {doc.repair_cpu:.2f}), ocrmypdf {doc.ocrmypdf_s or 0:.2f} s "
+                          f"(cpu {doc.ocrmypdf_cpu or 0:.2f}), "
                           f"vector {doc.vector_pages}/{doc.pages}, "
                           f"size {doc.size_out / doc.size_in if doc.size_out else 0:.2f}x"
                           + (f", ERROR {doc.error}" if doc.error else ""), flush=True)
