@@ -605,9 +605,9 @@ def _read_page(
             yield key, glyph, got
 
 
-#: Glyphs of the specimen sheet Tesseract's script detection is shown: it needs twenty
-#: characters, and its time grows with the picture it is given.
-OSD_GLYPHS = 25
+#: Glyphs of a page without a specimen sheet that Tesseract's script detection is shown:
+#: its time grows with the picture it is given.
+OSD_GLYPHS = 150
 
 
 def _page_names(usages: Iterable[FontUsage], index: int) -> dict[str, FontUsage]:
@@ -632,8 +632,8 @@ def choose_lang(
 
     The first page that draws the fonts is rendered as :func:`from_glyphs`
     renders it and its specimen sheet is built (:mod:`.specimen`); Tesseract's
-    script detection looks at the first rows of the sheet only
-    (:data:`OSD_GLYPHS`), the sheet is read in the script's default pack,
+    script detection looks at the sheet, not at the page, the sheet is read in
+    the script's default pack,
     and the letter-pair model names the language from the document's text
     under the codes that reading gives. When that is the script's pack, glyph
     OCR finds the sheet already read (:func:`.ocr.recognise` keeps it), so the
@@ -666,17 +666,9 @@ def choose_lang(
             total = sum(len(items) for items in glyphs.values())
             sheet = specimen.build(image, words, codes, total, {})
             script = ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
-            ocr.require(script)
-            readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {
-                u.key: {} for u in wanted}
-            alternatives: dict[tuple[int, int], dict[int, Counter[str]]] = {
-                u.key: {} for u in wanted}
-            for key, glyph, got in _read_page(image, glyphs, readings, alternatives, script):
-                readings[key].setdefault(glyph.code, []).append(got)
+
+            readings, alternatives, text = _first_pass(image, glyphs, wanted, blanks, script)
             _remember_first_pass(data, index, dpi, script, readings, alternatives)
-            text = "\n".join(_font_text(u, {**vote(readings[u.key], u.codes()),
-                                             **dict.fromkeys(blanks[u.key], " ")})
-                             for u in wanted)
             best = langmodel.best_language(text)
             found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
             if found and found in ocr.tesseract_info().languages:
@@ -717,28 +709,46 @@ def _font_text(usage: FontUsage, mapping: Mapping[int, str]) -> str:
     )
 
 
+def _first_pass(image: Any, glyphs: Mapping[tuple[int, int], list[_Glyph]],
+                wanted: list[FontUsage], blanks: Mapping[tuple[int, int], set[int]],
+                script: str) -> tuple[Any, Any, str]:
+    """The page's glyphs read in ``script``'s pack: readings, alternatives, and the
+    document's text under the codes they give."""
+    from . import ocr
+
+    ocr.require(script)
+    readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {
+        u.key: {} for u in wanted}
+    alternatives: dict[tuple[int, int], dict[int, Counter[str]]] = {u.key: {} for u in wanted}
+    for key, glyph, got in _read_page(image, glyphs, readings, alternatives, script):
+        readings[key].setdefault(glyph.code, []).append(got)
+    text = "\n".join(_font_text(u, {**vote(readings[u.key], u.codes()),
+                                     **dict.fromkeys(blanks[u.key], " ")})
+                     for u in wanted)
+    return readings, alternatives, text
+
+
 def _osd_sample(image: Any, sheet: Any, words: list[list[_Glyph]]) -> Any:
-    """The first words of the specimen sheet (of the page without one), :data:`OSD_GLYPHS`
-    glyphs or so, with a little white around them."""
+    """What Tesseract's script detection is shown: the specimen sheet, else the page's first
+    :data:`OSD_GLYPHS` glyphs or so with a little white around them.
+
+    The whole sheet, not its first words: on twenty-five glyphs DejaVu Serif's Greek was
+    taken for Cyrillic (and on a band of the page, for Latin).
+    """
     if sheet is not None:
-        image = sheet.image
-        placed = sorted(zip(sheet.places, sheet.words, strict=True),
-                        key=lambda pw: (pw[0][1], pw[0][0]))
-        boxes = [(place[:4], len(word)) for place, word in placed]
-    else:
-        boxes = [(_union(g.box for g in word), len(word)) for word in words]
+        return sheet.image
     shown = 0
     x0, y0, x1, y1 = float(image.width), float(image.height), 0.0, 0.0
-    for box, n in boxes:
+    for word in words:
         if shown >= OSD_GLYPHS:
             break
-        shown += n
+        box = _union(g.box for g in word)
+        shown += len(word)
         x0, y0 = min(x0, box[0]), min(y0, box[1])
         x1, y1 = max(x1, box[2]), max(y1, box[3])
     if not shown:
         return image
-    # Some white around the words, as on the sheet, so that the layout finds a line.
-    margin = 0.5 * (boxes[0][0][3] - boxes[0][0][1])
+    margin = 0.5 * (_union(g.box for g in words[0])[3] - _union(g.box for g in words[0])[1])
     return image.crop((max(0, int(x0 - margin)), max(0, int(y0 - margin)),
                        min(image.width, int(x1 + margin) + 1),
                        min(image.height, int(y1 + margin) + 1)))
