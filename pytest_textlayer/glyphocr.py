@@ -635,7 +635,10 @@ def choose_lang(
     script detection looks at the sheet, not at the page, the sheet is read in
     the script's default pack,
     and the letter-pair model names the language from the document's text
-    under the codes that reading gives. When that is the script's pack, glyph
+    under the codes that reading gives. When the votes of that reading agree
+    on fewer than :data:`MIN_AGREED` of the codes, the script was wrong: the
+    sheet is read in each other script's pack and the reading whose votes
+    agree most is kept. When that is the script's pack, glyph
     OCR finds the sheet already read (:func:`.ocr.recognise` keeps it), so the
     language costs one small script detection and no reading of its own.
     """
@@ -668,6 +671,19 @@ def choose_lang(
             script = ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
 
             readings, alternatives, text = _first_pass(image, glyphs, wanted, blanks, script)
+            agreed = _agreed(readings, wanted)
+            if agreed < MIN_AGREED:
+                # Script detection errs (a Greek serif heading taken for Latin): read in the
+                # wrong script, most codes get votes that disagree. Each other script's pack
+                # reads the sheet, and the reading whose votes agree on the most codes wins.
+                installed = ocr.tesseract_info().languages
+                for other in dict.fromkeys(ocr.SCRIPT_LANG.values()):
+                    if other == script or other not in installed:
+                        continue
+                    again = _first_pass(image, glyphs, wanted, blanks, other)
+                    if _agreed(again[0], wanted) > agreed:
+                        script, (readings, alternatives, text) = other, again
+                        agreed = _agreed(readings, wanted)
             _remember_first_pass(data, index, dpi, script, readings, alternatives)
             best = langmodel.best_language(text)
             found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
@@ -707,6 +723,19 @@ def _font_text(usage: FontUsage, mapping: Mapping[int, str]) -> str:
         for _, runs in sorted(usage.pages.items())
         for run in runs
     )
+
+
+#: Share of the codes read on the first page whose votes must agree for the script
+#: detection to be believed (a right script: 98-100 %; a wrong one: 45-60 %).
+MIN_AGREED = 0.8
+
+
+def _agreed(readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
+            wanted: list[FontUsage]) -> float:
+    """Share of the codes read whose votes agree on a reading."""
+    read = sum(len(readings[u.key]) for u in wanted)
+    agreed = sum(len(vote(readings[u.key], u.codes())) for u in wanted)
+    return agreed / read if read else 1.0
 
 
 def _first_pass(image: Any, glyphs: Mapping[tuple[int, int], list[_Glyph]],
