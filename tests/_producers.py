@@ -1,4 +1,9 @@
-"""What the producer tests share: sample sentences, the system fonts, and Chromium's printer."""
+"""What the producer tests share: sample sentences, the system fonts, and the producers.
+
+Chromium prints HTML; WeasyPrint (when importable) prints the same HTML;
+LibreOffice writes a flat OpenDocument text (``.fodt``) to PDF; Ghostscript's
+``pdfwrite`` distils another producer's PDF again, rewriting its fonts.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,9 @@ FONTS = Path("/usr/share/fonts/truetype")
 DEJAVU = FONTS / "dejavu"
 #: Debian's fonts-droid-fallback: the CJK glyphs of the producer tests.
 CJK_FONT = FONTS / "droid" / "DroidSansFallbackFull.ttf"
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+GHOSTSCRIPT = shutil.which("gs")
 
 CHROMIUM = next(
     (p for p in (os.environ.get("TEXTLAYER_CHROMIUM"), shutil.which("chromium"),
@@ -58,6 +66,112 @@ def print_with_chromium(page: Path, target: Path) -> bool:
         capture_output=True, timeout=120, check=False,
     )
     return target.exists()
+
+
+def has_weasyprint() -> bool:
+    """WeasyPrint imports (it is no dependency of the project: install it to test it)."""
+    try:
+        import weasyprint  # noqa: F401
+    except Exception:  # noqa: BLE001 - missing, or its system libraries (Pango) are
+        return False
+    return True
+
+
+def print_with_weasyprint(page: Path, target: Path) -> bool:
+    """Print an HTML file to PDF with WeasyPrint (Pango, fontTools subsets); True when written."""
+    import logging
+
+    import weasyprint
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    weasyprint.HTML(filename=str(page)).write_pdf(str(target))
+    return target.exists()
+
+
+_FODT = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
+ xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:font-face-decls><style:font-face style:name="F" svg:font-family="'{font}'"/>
+</office:font-face-decls>
+<office:styles>
+<style:style style:name="P" style:family="paragraph"><style:paragraph-properties
+ fo:text-align="justify" fo:margin-bottom="3mm" style:writing-mode="{mode}"/>
+<style:text-properties style:font-name="F" style:font-name-asian="F" style:font-name-complex="F"
+ fo:font-size="{size}pt" style:font-size-asian="{size}pt" style:font-size-complex="{size}pt"
+ fo:language="{lang}" style:language-asian="{lang}" style:language-complex="{lang}"/></style:style>
+<style:style style:name="H" style:family="paragraph" style:parent-style-name="P">
+<style:paragraph-properties fo:text-align="start"/><style:text-properties fo:font-size="15pt"
+ style:font-size-asian="15pt" style:font-size-complex="15pt" fo:font-weight="bold"
+ style:font-weight-asian="bold" style:font-weight-complex="bold"/></style:style>
+<style:style style:name="I" style:family="text"><style:text-properties fo:font-style="italic"
+ style:font-style-asian="italic" style:font-style-complex="italic"/></style:style>
+</office:styles>
+<office:automatic-styles>
+<style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="148mm"
+ fo:page-height="210mm" fo:margin-top="18mm" fo:margin-bottom="18mm" fo:margin-left="16mm"
+ fo:margin-right="16mm" style:writing-mode="{mode}"/></style:page-layout>
+</office:automatic-styles>
+<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"/>
+</office:master-styles>
+<office:body><office:text>{body}</office:text></office:body></office:document>
+"""
+
+
+def fodt(lang: str, font: str, heading: str, paragraphs: list[str], *, size: float = 11,
+         rtl: bool = False) -> str:
+    """A flat OpenDocument text: a bold heading, then paragraphs in which ``*``-pairs are
+    italic, on an A5 page in ``font``."""
+    from xml.sax.saxutils import escape
+
+    def para(text: str) -> str:
+        parts = escape(text).split("*")
+        return "".join(f'<text:span text:style-name="I">{p}</text:span>' if i % 2 else p
+                       for i, p in enumerate(parts))
+
+    body = f'<text:p text:style-name="H">{escape(heading)}</text:p>' + "".join(
+        f'<text:p text:style-name="P">{para(p)}</text:p>' for p in paragraphs)
+    return _FODT.format(font=escape(font), lang=lang, size=size, body=body,
+                        mode="rl-tb" if rtl else "lr-tb")
+
+
+def print_with_libreoffice(document: Path, target: Path) -> bool:
+    """Convert an OpenDocument (or HTML) file to PDF with headless LibreOffice; True when written.
+
+    A profile of its own per call: LibreOffice refuses to start beside
+    another instance (a parallel test worker) that uses the same profile.
+    """
+    import tempfile
+
+    assert SOFFICE is not None
+    with tempfile.TemporaryDirectory(prefix="textlayer-lo-") as profile, \
+            tempfile.TemporaryDirectory(prefix="textlayer-lo-out-") as out:
+        subprocess.run(
+            [SOFFICE, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless",
+             "--norestore", "--convert-to", "pdf", "--outdir", out, str(document)],
+            capture_output=True, timeout=180, check=False,
+        )
+        made = Path(out) / f"{document.stem}.pdf"
+        if not made.exists():
+            return False
+        target.write_bytes(made.read_bytes())
+    return True
+
+
+def distil_with_ghostscript(source: Path, target: Path) -> bool:
+    """Write ``source`` again through Ghostscript's pdfwrite (its own font subsets and
+    encodings, as ps2pdf does); True when written."""
+    assert GHOSTSCRIPT is not None
+    subprocess.run(
+        [GHOSTSCRIPT, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite",
+         f"-sOutputFile={target}", str(source)],
+        capture_output=True, timeout=180, check=False,
+    )
+    return target.exists() and target.stat().st_size > 0
 
 
 #: Every breaker, on every font, the main font, the minor font.

@@ -11,7 +11,8 @@ breaker             what is rewritten                                          v
 ==================  =========================================================  ===========
 ``sever``           /ToUnicode removed; an embedded TrueType (or OpenType)     undecodable
                     program of a Type0/Identity font loses ``cmap`` and
-                    ``post``
+                    ``post``; a simple symbolic TrueType without /Encoding
+                    whose program names nothing loses its /ToUnicode
 ``shift``           every ToUnicode destination moved by one constant          shifted
                     (default -29, the Mac-standard glyph-order offset)
 ``scramble``        letters permuted within their case (seeded derangement)    garbled
@@ -23,6 +24,12 @@ breaker             what is rewritten                                          v
 ``sever`` and ``tounicode-name`` apply to Type0 fonts with an Identity
 encoding whose CIDs are not those of a CJK collection (Adobe-Japan1 CIDs
 keep a route through the collection's UCS2 table, and poppler reads them).
+``sever`` also applies to simple TrueType subsets whose /ToUnicode is their
+only route, as LibreOffice writes them: symbolic, no /Encoding, codes in
+order of first use, a program whose only cmap is a (1,0) or (3,0) table of
+those codes and whose ``post`` names nothing, so that without the ToUnicode
+no code drawn reads. The program keeps its cmap, which is how readers find
+the glyph a code draws.
 
 Fonts are chosen generally: every font the breaker applies to (``select="all"``),
 only the one drawing the most glyphs (``"main"``), or the one drawing the
@@ -242,6 +249,38 @@ def _is_identity(font: Any) -> bool:
     return str(ordering) not in COLLECTIONS if ordering is not None else True
 
 
+def _is_simple_severable(usage: Any) -> bool:
+    """A simple TrueType font whose /ToUnicode is its only route to text.
+
+    Symbolic (flag bit 3), no /Encoding (neither a base encoding nor
+    Differences names the codes), an embedded program with no Unicode cmap
+    that says what the glyphs are and no glyph names (:func:`program_route`),
+    and without the /ToUnicode no code it draws has a route (ReportLab's
+    subsets keep ASCII codes, which read as themselves: not severed).
+    Removing its /ToUnicode severs it without changing what is drawn.
+    """
+    import pikepdf
+
+    from ..pdf.fonts import analyse_font
+
+    font = usage.font
+    if font.get("/Subtype") != pikepdf.Name.TrueType or "/Encoding" in font:
+        return False
+    fd = font.get("/FontDescriptor")
+    if not isinstance(fd, pikepdf.Dictionary) or not isinstance(fd.get("/FontFile2"),
+                                                                pikepdf.Stream):
+        return False
+    try:
+        flags = int(fd.get("/Flags", 0))
+    except (TypeError, ValueError):
+        return False
+    if not flags & 4 or program_route(font) is not None:
+        return False
+    bare = pikepdf.Dictionary({k: v for k, v in font.items() if k != "/ToUnicode"})
+    info = analyse_font(bare)
+    return all(info.is_bad_code(code) for code in usage.codes())
+
+
 def _current_map(usage: Any) -> dict[int, str]:
     """The text each code reads as today, by the font's own route.
 
@@ -376,7 +415,8 @@ def break_pdf(
         candidates: list[tuple[Any, dict[int, str]]] = []
         for usage in usages:
             if spec.needs == "identity":
-                if _is_identity(usage.font):
+                if _is_identity(usage.font) or (
+                        breaker == "sever" and _is_simple_severable(usage)):
                     candidates.append((usage, _current_map(usage)))
             else:
                 current = _current_map(usage)

@@ -64,6 +64,8 @@ def codes_as_text(prog: Program, recovered: Mapping[int, str],
     route. Codes outside printable ASCII stay bad. Text read so is then judged
     like any route that cannot be verified (language, on text shaped like words).
     """
+    if _numbered_by_use(prog.symbol_cmap):
+        return None
     # The code selects a glyph through the (3,0)/(1,0) subtable, else through the Unicode one.
     codes = {code & 0xFF if code >= 0xF000 else code for code in prog.symbol_cmap or prog.cmap}
     ascii_codes = {c: chr(c) for c in sorted(codes) if 0x20 <= c < 0x7F}
@@ -81,6 +83,17 @@ def codes_as_text(prog: Program, recovered: Mapping[int, str],
         return None
     return ascii_codes
 
+
+
+def _numbered_by_use(symbol_cmap: Mapping[int, Any]) -> bool:
+    """The subset's codes are 1, 2, 3 ... without a gap, past the control codes: glyphs
+    numbered in order of first use (LibreOffice's subsets), so no code is its character.
+
+    Text in its own codes never draws glyphs at every control code.
+    """
+    codes = sorted(c for c, g in symbol_cmap.items() if g not in (0, ".notdef"))
+    return bool(codes) and codes[0] <= 1 and codes[-1] >= 0x20 \
+        and codes[-1] - codes[0] + 1 == len(codes)
 
 def sfnt_detail(prog: Program) -> str:
     parts = []

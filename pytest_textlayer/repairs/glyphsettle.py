@@ -61,6 +61,11 @@ def settle(
             tally = Counter(unicodedata.normalize("NFKC", t) for t, _ in seen)
             cands = [t for t, _ in tally.most_common(MAX_CANDIDATES)]
             cands += [t for t in weighed if t not in cands]
+        if len(seen) == 1:
+            # Two characters read from one box once are a ligature (ﬁ) only if the words
+            # can vouch for them: letters. Marks the model skips (";:" for a ";" opening a
+            # line) are more often invented than drawn.
+            cands = [t for t in cands if len(t) == 1 or t.isalpha()]
         # A subset draws each character with one glyph: a text another code has is no candidate.
         taken = {t for c, t in mapping.items() if c != code}
         usable = [t for t in cands if usable_text(t.strip())]

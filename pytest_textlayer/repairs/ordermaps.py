@@ -243,14 +243,17 @@ def order_hypotheses(
     # Counted once: some two hundred hypotheses are weighed against the same codes.
     gids = gid_codes(usage) if base is None else None
     counts = usage.codes()
-    candidates += [
-        ("offset", k, offset_map(usage, k, base, gids=gids)) for k in OFFSET_WINDOW if k != 0
-    ]
     # A glyph with no outline that advances the pen is a space: an order that reads it as
     # anything else is contradicted by the program itself (gid 3 + 75 is "N", not a letter).
     from .blankglyphs import blank_codes
 
     blanks = blank_codes(usage) if base is None else set()
+    # Offsets that move a space onto a letter are not built at all (all but one or two).
+    on_blanks = {c: g for c, g in (gids or {}).items() if c in blanks}
+    candidates += [
+        ("offset", k, offset_map(usage, k, base, gids=gids)) for k in OFFSET_WINDOW
+        if k != 0 and all(t.isspace() for t in offset_map(usage, k, gids=on_blanks).values())
+    ]
     out: list[Hypothesis] = []
     for source, offset, mapping in candidates:
         if any(not mapping.get(c, " ").isspace() for c in blanks):

@@ -17,6 +17,7 @@ the sheet saves nothing then and the page keeps its context.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ def choose(words: Sequence[Sequence[Hashable]], have: Mapping[Any, int]) -> list
     drawn: Counter[Hashable] = Counter(c for w in words for c in w)
     need = {c: max(0, min(TARGET, n) - have.get(c, 0)) for c, n in drawn.items()}
     chosen: list[int] = []
-    left = set(range(len(words)))
+    left = range(len(words))
 
     def gain(i: int) -> float:
         seen: Counter[Hashable] = Counter()
@@ -89,12 +90,20 @@ def choose(words: Sequence[Sequence[Hashable]], have: Mapping[Any, int]) -> list
             seen[c] += 1
         return score / (len(words[i]) + 2)
 
-    while any(need.values()) and left:
-        best = max(sorted(left), key=gain)
-        if gain(best) <= 0:
-            break
+    # Lazy greedy: a word's gain only falls as others are chosen, so a gain computed earlier
+    # bounds it; the top of the heap is taken once its fresh gain still leads. Ties go to
+    # the earlier word, as a plain scan of the largest gain would.
+    heap = [(-gain(i), i) for i in sorted(left)]
+    heapq.heapify(heap)
+    while heap and any(need.values()):
+        _, best = heapq.heappop(heap)
+        fresh = gain(best)
+        if fresh <= 0:
+            continue
+        if heap and (-fresh, best) > heap[0]:
+            heapq.heappush(heap, (-fresh, best))
+            continue
         chosen.append(best)
-        left.discard(best)
         for c in words[best]:
             if need.get(c, 0) > 0:
                 need[c] -= 1

@@ -213,6 +213,29 @@ def test_a_code_read_two_ways_is_settled_by_the_words_it_sits_in() -> None:
     assert settle(usage, mapping, tie, lang="it") in ({}, {code["I"]: "I"})
 
 
+def test_two_characters_read_once_from_one_glyph_are_not_settled() -> None:
+    """A ";" opening a line read once as ";:": the vote leaves it open, and so must the words
+    (the model skips punctuation, so nothing contradicts the extra mark). LibreOffice sets
+    French's space before ";" by moving the pen, so the word is "vendredi;"."""
+    from pytest_textlayer.repairs.fontusage import FontUsage
+    from pytest_textlayer.repairs.glyphsettle import settle
+
+    text = "chaque mardi et vendredi; la mairie s'excuse de la gêne occasionnée"
+    code = {ch: i + 1 for i, ch in enumerate(sorted(set(text)))}
+    usage = FontUsage((1, 0), None, "F", "/Type0", 2, pages={0: [[code[ch] for ch in text]]})
+    mapping = {c: ch for ch, c in code.items() if ch != ";"}
+    assert settle(usage, mapping, {code[";"]: [(";:", 80.0)]}, lang="fr") == {}
+    # Letters are another matter: the words vouch for a ligature glyph read once as "fi".
+    words = "Questions about fines or reservations can be sent by email"
+    code = {ch: i + 1 for i, ch in enumerate(sorted(set(words)))}
+    lig = max(code.values()) + 1
+    drawn = [lig if words[i:i + 2] == "fi" else code[ch] for i, ch in enumerate(words)
+             if words[i - 1:i + 1] != "fi"]
+    usage = FontUsage((1, 0), None, "F", "/Type0", 2, pages={0: [drawn]})
+    mapping = {c: ch for ch, c in code.items()}
+    assert settle(usage, mapping, {lig: [("fi", 80.0)]}, lang="en") == {lig: "fi"}
+
+
 def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
     from pytest_textlayer.repairs.specimen import TARGET, choose
 

@@ -10,6 +10,7 @@ Skipped without Chromium, DejaVu, or Tesseract with the packs used.
 
 from __future__ import annotations
 
+import difflib
 import html
 import io
 from pathlib import Path
@@ -37,6 +38,17 @@ TEXTS = {
 }
 
 
+GREEK = {
+    "el": (
+        "Ανακοίνωση προς τους κατοίκους της βόρειας συνοικίας",
+        "Από τις 3 Μαρτίου η δημοτική βιβλιοθήκη της οδού Λατομείων θα μείνει κλειστή για έξι "
+        "εβδομάδες, όσο αντικαθίσταται η στέγη. Τα δανεισμένα βιβλία επιστρέφονται στο κινητό "
+        "λεωφορείο, που σταθμεύει δίπλα στο κολυμβητήριο κάθε Τρίτη και Παρασκευή. *Ερωτήσεις "
+        "για πρόστιμα ή κρατήσεις* στέλνονται με ηλεκτρονικό ταχυδρομείο.",
+    ),
+}
+
+
 def _packs(*names: str) -> bool:
     try:
         return set(names) <= ocr.tesseract_info().languages
@@ -54,14 +66,14 @@ pytestmark = [
 ]
 
 
-def _severed(folder: Path, lang: str) -> tuple[Path, str]:
-    heading, body = TEXTS[lang]
+def _severed(folder: Path, lang: str, font: str = "DejaVu Sans") -> tuple[Path, str]:
+    heading, body = (TEXTS | GREEK)[lang]
     parts = html.escape(body).split("*")
     body_html = "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
     page = folder / f"{lang}.html"
     page.write_text(
         f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><body style='font-family:"
-        f" DejaVu Sans; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
+        f" {font}; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
         f"<p>{body_html}</p></body></html>",
         encoding="utf-8",
     )
@@ -99,3 +111,40 @@ def test_the_space_of_a_severed_subset_is_its_empty_glyph(tmp_path: Path) -> Non
         usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
         # DejaVu's space is glyph 3 and Chromium keeps glyph ids as codes.
         assert all(blank_codes(u) == {3} for u in usages)
+
+
+def test_the_language_comes_from_glyph_ocrs_own_first_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Russian page that names no language costs two Tesseract runs: script detection on a
+    few words of the specimen sheet, and the sheet read in Russian, which glyph OCR keeps."""
+    runs: list[str] = []
+    real = ocr._run
+
+    def counted(args: list[str], what: str) -> object:
+        runs.append(what)
+        return real(args, what)
+
+    monkeypatch.setattr(ocr, "_run", counted)
+    monkeypatch.setattr(ocr, "_READ", {})
+    broken, truth = _severed(tmp_path, "ru")
+    report = repair(broken, tmp_path / "ru.fixed.pdf")
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract OSD", "Tesseract"]
+    assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
+
+
+@pytest.mark.skipif(not _packs("ell"), reason="tesseract ell needed")
+def test_a_greek_serif_page_is_read_in_greek(tmp_path: Path) -> None:
+    """Tesseract's script detection takes this page (DejaVu Serif, a large bold heading) for
+    Latin. Read in English, the votes agree on half its codes: a wrong script; read in
+    Greek they agree on all but one, and the page comes back exactly, vector."""
+    if not Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf").exists():
+        pytest.skip("fonts-dejavu-extra is needed")
+    broken, truth = _severed(tmp_path, "el", "DejaVu Serif")
+    out = tmp_path / "el.fixed.pdf"
+    report = repair(broken, out)
+    [page] = report.pages
+    assert page.action == "tounicode", report.render()
+    assert report.ocr is not None and "ell" in report.ocr, report.ocr
+    got = norm(poppler_pages(out.read_bytes())[0])
+    assert difflib.SequenceMatcher(None, truth, got, autojunk=False).ratio() >= 0.99, got
