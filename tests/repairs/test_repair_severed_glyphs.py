@@ -11,32 +11,18 @@ Skipped without Chromium, DejaVu, or Tesseract with the packs used.
 from __future__ import annotations
 
 import difflib
-import html
 import io
 from pathlib import Path
 
 import pytest
+from _notices import NOTICES, notice_page
 from _producers import CHROMIUM, norm, print_with_chromium
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairs import ocr
 from pytest_textlayer.repairs.repairer import repair
 
-TEXTS = {
-    "fr": (
-        "Avis aux habitants",
-        "Les livres déjà empruntés pourront être rendus au bibliobus, garé près de la "
-        "piscine chaque mardi et vendredi ; la mairie s'excuse de la gêne occasionnée et "
-        "*un bénévole répond* chaque matin aux questions sur les pénalités.",
-    ),
-    "ru": (
-        "Объявление для жителей",
-        "Взятые книги можно вернуть в библиобус, который по вторникам и пятницам стоит у "
-        "крытого бассейна; *волонтёр отвечает* каждое утро, а весь фонд вернётся на полки "
-        "к середине апреля.",
-    ),
-}
-
+TEXTS = NOTICES
 
 GREEK = {
     "el": (
@@ -68,15 +54,7 @@ pytestmark = [
 
 def _severed(folder: Path, lang: str, font: str = "DejaVu Sans") -> tuple[Path, str]:
     heading, body = (TEXTS | GREEK)[lang]
-    parts = html.escape(body).split("*")
-    body_html = "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
-    page = folder / f"{lang}.html"
-    page.write_text(
-        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><body style='font-family:"
-        f" {font}; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
-        f"<p>{body_html}</p></body></html>",
-        encoding="utf-8",
-    )
+    page = notice_page(folder, lang, heading, body, font)
     printed = folder / f"{lang}.orig.pdf"
     assert print_with_chromium(page, printed)
     variant = break_pdf(printed.read_bytes(), "sever")

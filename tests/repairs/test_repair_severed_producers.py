@@ -15,11 +15,11 @@ Skipped without the producer, DejaVu, or Tesseract with the packs used.
 from __future__ import annotations
 
 import difflib
-import html
 import io
 from pathlib import Path
 
 import pytest
+from _notices import NOTICES, notice_page
 from _producers import (
     CHROMIUM,
     GHOSTSCRIPT,
@@ -38,18 +38,7 @@ from pytest_textlayer.repairs import ocr
 from pytest_textlayer.repairs.repairer import repair
 
 TEXTS = {
-    "fr": (
-        "Avis aux habitants",
-        "Les livres déjà empruntés pourront être rendus au bibliobus, garé près de la "
-        "piscine chaque mardi et vendredi ; la mairie s'excuse de la gêne occasionnée et "
-        "*un bénévole répond* chaque matin aux questions sur les pénalités.",
-    ),
-    "ru": (
-        "Объявление для жителей",
-        "Взятые книги можно вернуть в библиобус, который по вторникам и пятницам стоит у "
-        "крытого бассейна; *волонтёр отвечает* каждое утро, а весь фонд вернётся на полки "
-        "к середине апреля.",
-    ),
+    **NOTICES,
     "el": (
         "Ανακοίνωση προς τους κατοίκους",
         "Τα δανεισμένα βιβλία επιστρέφονται στο κινητό λεωφορείο, που σταθμεύει δίπλα στο "
@@ -81,16 +70,7 @@ HAVE = {
 
 def _html(folder: Path, lang: str) -> Path:
     heading, body = TEXTS[lang]
-    parts = html.escape(body).split("*")
-    body_html = "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
-    page = folder / f"{lang}.html"
-    page.write_text(
-        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><body style='font-family:"
-        f" DejaVu Sans; width: 11cm; text-align: justify'><h1>{html.escape(heading)}</h1>"
-        f"<p>{body_html}</p></body></html>",
-        encoding="utf-8",
-    )
-    return page
+    return notice_page(folder, lang, heading, body)
 
 
 def _produce(folder: Path, producer: str, lang: str) -> tuple[bytes, str]:
