@@ -7,8 +7,12 @@
  * for any stream it is not sure of (a NUL byte, a comment, a character no
  * token accepts, an unknown operator, unbalanced brackets, a number that is no
  * plain decimal): the Python tokenizer then decides, so both routes always
- * agree. Operands the fast cases below do not cover are handed to the Python
- * callable `operands(span, op)`, the same function the Python route uses.
+ * agree. Operands are read as the Python route reads them: numbers, names, plain
+ * strings and TJ arrays by its patterns (numbers as floats); marked-content ids
+ * as its _MCID_ONLY; the spans it hands to qpdf's parser (_parsed), when they
+ * hold only names, numbers, strings with the common escapes and arrays, as qpdf
+ * reads them (integers as int). Every other span goes to the Python callable
+ * `operands(span, op)`, the function the Python route uses.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,7 +24,9 @@ enum { T_NUM, T_NAME, T_STR, T_HEX, T_OTHER };
 typedef struct {
     Py_ssize_t start, end; /* the token's bytes */
     int kind;
-    int simple; /* a string without backslash or CR; a name of plain ASCII; a plain number */
+    /* 1: a string without backslash or CR, a name of plain ASCII; 2: a string whose escapes
+     * qpdf_string decodes; 0: neither */
+    int simple;
 } Token;
 
 /* Operator classes. */
@@ -171,6 +177,59 @@ static PyObject *unhex(const char *s, Py_ssize_t len)
     return out;
 }
 
+
+/* Is the escape after a backslash one qpdf_string decodes? (2: yes, 0: the Python route) */
+static int escape_ok(const char *s, Py_ssize_t avail)
+{
+    char c = s[0];
+    if (strchr("nrtbf()\\\n", c) != NULL && c != 0) return 2;
+    if (c >= '0' && c <= '7') {
+        int v = 0;
+        for (Py_ssize_t i = 0; i < 3 && i < avail && s[i] >= '0' && s[i] <= '7'; i++)
+            v = v * 8 + (s[i] - '0');
+        return v <= 255 ? 2 : 0;
+    }
+    return 0;
+}
+
+/* A literal string token's bytes as qpdf reads them, for tokens escape_ok accepted. */
+static PyObject *qpdf_string(const char *d, Token *t)
+{
+    Py_ssize_t a = t->start + 1, b = t->end - 1;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, b - a);
+    if (out == NULL) return NULL;
+    char *o = PyBytes_AS_STRING(out);
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = a; i < b; i++) {
+        char c = d[i];
+        if (c != '\\') {
+            o[n++] = c;
+            continue;
+        }
+        c = d[++i];
+        switch (c) {
+        case 'n': o[n++] = '\n'; break;
+        case 'r': o[n++] = '\r'; break;
+        case 't': o[n++] = '\t'; break;
+        case 'b': o[n++] = '\b'; break;
+        case 'f': o[n++] = '\f'; break;
+        case '\n': break; /* a line continued */
+        default:
+            if (c >= '0' && c <= '7') {
+                int v = 0;
+                for (int k = 0; k < 3 && i < b && d[i] >= '0' && d[i] <= '7'; k++, i++)
+                    v = v * 8 + (d[i] - '0');
+                i--;
+                o[n++] = (char)v;
+            } else {
+                o[n++] = c; /* ( ) \ */
+            }
+        }
+    }
+    if (_PyBytes_Resize(&out, n) < 0) return NULL;
+    return out;
+}
+
 /* Token buffer, grown as needed. */
 typedef struct {
     Token *t;
@@ -250,7 +309,7 @@ static PyObject *plain_array(const char *d, Token *t, Py_ssize_t n)
         || d[t[n - 1].start] != ']')
         return NULL;
     for (Py_ssize_t i = 1; i < n - 1; i++) {
-        if (t[i].kind == T_OTHER || t[i].kind == T_NAME || !t[i].simple) return NULL;
+        if (t[i].kind == T_OTHER || t[i].kind == T_NAME || t[i].simple != 1) return NULL;
     }
     PyObject *list = PyList_New(n - 2);
     if (list == NULL) return NULL;
@@ -264,6 +323,96 @@ static PyObject *plain_array(const char *d, Token *t, Py_ssize_t n)
         PyList_SET_ITEM(list, i - 1, v);
     }
     PyObject *tup = PyTuple_Pack(1, list);
+    Py_DECREF(list);
+    return tup;
+}
+
+static int token_is(const char *d, Token *t, const char *text)
+{
+    Py_ssize_t len = (Py_ssize_t)strlen(text);
+    return t->end - t->start == len && memcmp(d + t->start, text, len) == 0;
+}
+
+/* contentstream._MCID_ONLY: a BDC's tag and properties holding a marked-content id (and a
+ * language) only; the tag, or NULL (no error) when the span is not that. */
+static PyObject *mcid_only(const char *d, Token *t, Py_ssize_t n)
+{
+    if (n != 5 && n != 7) return NULL;
+    if (t[0].kind != T_NAME || t[0].end - t[0].start < 2 || token_is(d, &t[0], "/OC"))
+        return NULL;
+    for (Py_ssize_t i = t[0].start + 1; i < t[0].end; i++) {
+        char c = d[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+              || c == '_' || c == '.' || c == '-'))
+            return NULL;
+    }
+    if (t[1].kind != T_OTHER || !token_is(d, &t[1], "<<") || t[2].kind != T_NAME
+        || !token_is(d, &t[2], "/MCID") || t[3].kind != T_NUM)
+        return NULL;
+    for (Py_ssize_t i = t[3].start; i < t[3].end; i++)
+        if (d[i] < '0' || d[i] > '9') return NULL;
+    if (n == 7 && (t[4].kind != T_NAME || !token_is(d, &t[4], "/Lang") || t[5].kind != T_STR
+                   || t[5].simple != 1))
+        return NULL;
+    if (t[n - 1].kind != T_OTHER || !token_is(d, &t[n - 1], ">>")) return NULL;
+    return PyUnicode_DecodeASCII(d + t[0].start, t[0].end - t[0].start, NULL);
+}
+
+/* One operand as qpdf's parser and contentstream.native give it (integers as int); NULL
+ * with no error when it is one the Python route must read. */
+static PyObject *qpdf_value(const char *d, Token *t, Py_ssize_t n, Py_ssize_t *i)
+{
+    Token *k = &t[*i];
+    const char *s = d + k->start;
+    Py_ssize_t len = k->end - k->start;
+    if (k->kind == T_NAME) {
+        if (k->simple != 1) return NULL;
+        return PyUnicode_DecodeASCII(s, len, NULL);
+    }
+    if (k->kind == T_HEX) return unhex(s, len);
+    if (k->kind == T_STR) return k->simple ? qpdf_string(d, k) : NULL;
+    if (k->kind == T_NUM) {
+        Py_ssize_t j = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+        int digits = 1;
+        for (Py_ssize_t m = j; m < len; m++) digits &= s[m] >= '0' && s[m] <= '9';
+        if (!digits) return number(s, len);
+        if (len - j == 0 || len - j > 15) return NULL;
+        long long v = 0;
+        for (Py_ssize_t m = j; m < len; m++) v = v * 10 + (s[m] - '0');
+        return PyLong_FromLongLong(s[0] == '-' ? -v : v);
+    }
+    if (s[0] != '[') return NULL; /* ] << >> true false null, comments */
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    for (++*i; *i < n; ++*i) {
+        if (t[*i].kind == T_OTHER && d[t[*i].start] == ']') return list;
+        PyObject *v = qpdf_value(d, t, n, i);
+        if (v == NULL || PyList_Append(list, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    Py_DECREF(list);
+    return NULL; /* unbalanced */
+}
+
+/* contentstream._parsed(span) for spans of names, numbers, strings and arrays. */
+static PyObject *qpdf_operands(const char *d, Token *t, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = qpdf_value(d, t, n, &i);
+        if (v == NULL || PyList_Append(list, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    PyObject *tup = PyList_AsTuple(list);
     Py_DECREF(list);
     return tup;
 }
@@ -309,7 +458,7 @@ static PyObject *walked_operands(const char *d, Py_ssize_t span_start, Py_ssize_
     const char *name = OPS[op].name;
     PyObject *r = NULL;
     if ((name[0] == 'T' && name[1] == 'j') || name[0] == '\'') {
-        if (n == 1 && (t[0].kind == T_STR || t[0].kind == T_HEX) && t[0].simple) {
+        if (n == 1 && (t[0].kind == T_STR || t[0].kind == T_HEX) && t[0].simple == 1) {
             PyObject *s = string_item(d, &t[0]);
             if (s == NULL) return NULL;
             r = PyTuple_Pack(1, s);
@@ -322,6 +471,19 @@ static PyObject *walked_operands(const char *d, Py_ssize_t span_start, Py_ssize_
     }
     r = name_numbers(d, t, n, bad);
     if (r != NULL || PyErr_Occurred() || *bad) return r;
+    if (name[0] == 'B' && name[1] == 'D') {
+        PyObject *tag = mcid_only(d, t, n);
+        if (tag != NULL) {
+            r = PyTuple_Pack(2, tag, Py_None);
+            Py_DECREF(tag);
+            return r;
+        }
+        if (PyErr_Occurred()) return NULL;
+    }
+    if (n != 1 || t[0].kind != T_STR || t[0].simple != 1) { /* else contentstream._LITERAL */
+        r = qpdf_operands(d, t, n);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
     return call_python(d, span_start, span_end, op, fallback);
 }
 
@@ -428,7 +590,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
                         goto done;
                     }
                     if (x == '\\') {
-                        plain = 0;
+                        if (pos + 1 < n && plain) plain = escape_ok(d + pos + 1, n - pos - 1);
                         pos += 2;
                         continue;
                     }

@@ -63,7 +63,9 @@ _TOKENS = st.sampled_from([
     b"<</MCID 3 /Lang (en)>>", b"true", b"false", b"null", b"BT", b"ET", b"Tf", b"Tj", b"TJ",
     b"Td", b"TD", b"Tm", b"T*", b"'", b'"', b"cm", b"q", b"Q", b"Do", b"BDC", b"BMC", b"EMC",
     b"re", b"f", b"S", b"Tz", b"Tr", b"%c\n", b"%c", b"gs", b"d", b"d0", b"W*", b"xyz", b"BI",
-    b"(", b")", b"{", b"}", b"1-2", b"--1", b"/P", b"/OC", b"/Span",
+    b"(", b")", b"{", b"}", b"1-2", b"--1", b"/P", b"/OC", b"/Span", b"/MCID", b"/Lang",
+    b"(a\\(b)", b"(\\101\\n\\t\\b\\f\\r\\\\)", b"(\\777)", b"(x\\\ny)", b"(x\\\r\ny)", b"(\\q)",
+    b"(\\0)", b"(\\12a)",
 ])
 _SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c", b"\r"])
 
@@ -87,6 +89,11 @@ def test_generated_streams_give_the_same_instructions(parts: list[tuple[bytes, b
     b"BT /F1 12 Tf (50%) Tj ET",
     b"BT /F1 12 Tf (a(b)c) Tj ET",
     b"BT\x00/F1 12 Tf\x00(x) Tj 1\x000 Td ET",
+    # escapes, qpdf's integers and marked-content ids, read in C as the Python route reads them
+    b"BT /F1 12 Tf (a\\(b\\) \\101\\n) Tj [(x\\051) -250 (y) 0.5 -0] TJ 2 3 (q\\)) \" ET",
+    b"BT (long\\\nline) Tj (\\777) Tj (a\\qb) Tj (c\\\r\nd) Tj ET",
+    b"/Span <</MCID 3 /Lang (en)>> BDC EMC /P <</MCID 12>> BDC EMC /OC <</MCID 1>> BDC EMC",
+    b"/PlacedGraphic /MC0 BDC EMC /Artifact <</Type /Pagination>> BDC EMC /P <</MCID -1>> BDC",
     b"",
 ])
 def test_hand_written_streams_give_the_same_instructions(data: bytes) -> None:
