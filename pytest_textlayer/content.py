@@ -37,6 +37,12 @@ MIN_IMAGE_SIDE_PT = 12.0
 OFFPAGE_MARGIN = 2.0
 #: Resolution of the grid that measures the union of image areas.
 GRID = 64
+#: Where the walk keeps, in the document's font cache, the instructions of shared streams...
+SHARED_STREAMS = "shared content streams"
+#: ... how many it keeps (the sum of their instructions, counted under this key) ...
+SHARED_COUNT = "instructions"
+#: ... and at most how many: memory stays flat however long the document.
+SHARED_LIMIT = 200_000
 #: The operators the walk needs; everything else is skipped by the parser.
 OPERATORS = (
     "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
@@ -282,6 +288,9 @@ class _Walker:
         self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
         self.text = TextSink(text_budget)
+        #: Instructions of the document's forms and glyph procedures, by objgen (see walk).
+        shared: Any = cache.setdefault(SHARED_STREAMS, {})  # type: ignore[arg-type]
+        self.shared: dict[Any, Any] = shared
 
     # -- resources ----------------------------------------------------------------------------
     def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo, TextFont] | None:
@@ -342,22 +351,20 @@ class _Walker:
         """Interpret one content stream (page, form, glyph procedure or appearance)."""
         import pikepdf
 
-        from .contentstream import from_pikepdf, instructions
-
         if depth > MAX_DEPTH:
             self.errors.append(f"{what}: nested deeper than {MAX_DEPTH} levels, not followed")
             return
-        ops = instructions(source)
+        shared = self.shared
+        key = source.objgen if isinstance(source, pikepdf.Stream) else (0, 0)
+        ops = shared.get(key) if key != (0, 0) else None
         if ops is None:
-            import warnings
-
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
-                    ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
-            except Exception as exc:
-                self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+            ops = self.instructions(source, what)
+            if ops is None:
                 return
+            if key != (0, 0) and shared.get(SHARED_COUNT, 0) + len(ops) <= SHARED_LIMIT:
+                # A form or glyph procedure drawn by many pages is tokenized once per document.
+                shared[key] = ops
+                shared[SHARED_COUNT] = shared.get(SHARED_COUNT, 0) + len(ops)
         stack: list[_State] = []
         # Per open marked-content sequence: (its ActualText span, hides an optional-content layer).
         # A span holds its text until the first glyph inside shows it (see show).
@@ -458,6 +465,26 @@ class _Walker:
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
                 continue  # a malformed operand skips its operator, as viewers do
         self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
+
+    def instructions(self, source: Any, what: str) -> list[Any] | None:
+        """The walked instructions of `source`, or None (the error recorded) when unreadable."""
+        import pikepdf
+
+        from .contentstream import from_pikepdf, instructions
+
+        ops = instructions(source)
+        if ops is not None:
+            return ops
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
+                ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
+        except Exception as exc:
+            self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+            return None
+        return ops
 
     def ocg_off(self, oc: Any) -> bool:
         """Is this optional-content group (or membership dictionary) off by default?"""

@@ -188,3 +188,28 @@ def test_without_the_extension_the_python_route_reads_alone(
     assert tokenize(data) == [
         (b"BT", ()), (b"Tf", ("/F1", 12.0)), (b"Td", (72.0, 700.0)),
         (b"TJ", ([b"a", -20.0, b"\x00A"],)), (b"ET", ())]
+
+
+def test_a_form_drawn_by_every_page_is_tokenized_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_textlayer.content import scan_page
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+        Encoding=pikepdf.Name.WinAnsiEncoding))
+    form = pdf.make_stream(b"BT /F1 10 Tf 0 0 Td (shared footer) Tj ET", pikepdf.Dictionary(
+        Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=[0, 0, 200, 20],
+        Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))))
+    for n in range(3):
+        pdf.add_blank_page()
+        page = pdf.pages[n]
+        page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Fx=form))
+        page.obj.Contents = pdf.make_stream(f"q 1 0 0 1 72 {40 + n} cm /Fx Do Q".encode())
+    read: list[Any] = []
+    real = contentstream.instructions
+    monkeypatch.setattr(contentstream, "instructions", lambda s: read.append(s) or real(s))
+    cache: dict[Any, Any] = {}
+    glyphs = [scan_page(pdf, n, cache).glyphs for n in range(3)]
+    assert glyphs == [13, 13, 13]
+    forms = [s for s in read if isinstance(s, pikepdf.Stream) and s.objgen == form.objgen]
+    assert len(forms) == 1 and len(read) == 4  # three pages, one form
