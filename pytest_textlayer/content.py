@@ -42,7 +42,7 @@ SHARED_STREAMS = "shared content streams"
 #: ... how many it keeps (the sum of their instructions, counted under this key) ...
 SHARED_COUNT = "instructions"
 #: ... and at most how many: memory stays flat however long the document.
-SHARED_LIMIT = 200_000
+SHARED_LIMIT = 50_000
 #: The operators the walk needs; everything else is skipped by the parser.
 OPERATORS = (
     "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
@@ -51,6 +51,7 @@ OPERATORS = (
 _PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"sh"})
 _INVISIBLE_MODES = frozenset({3, 7})
 _UNSEEN = object()
+_SEEN = object()  # a shared stream drawn once so far
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -356,15 +357,21 @@ class _Walker:
             return
         shared = self.shared
         key = source.objgen if isinstance(source, pikepdf.Stream) else (0, 0)
-        ops = shared.get(key) if key != (0, 0) else None
-        if ops is None:
+        ops: Any = shared.get(key) if key != (0, 0) else None
+        if ops is None or ops is _SEEN:
+            again = ops is _SEEN
             ops = self.instructions(source, what)
             if ops is None:
                 return
-            if key != (0, 0) and shared.get(SHARED_COUNT, 0) + len(ops) <= SHARED_LIMIT:
-                # A form or glyph procedure drawn by many pages is tokenized once per document.
-                shared[key] = ops
-                shared[SHARED_COUNT] = shared.get(SHARED_COUNT, 0) + len(ops)
+            if key != (0, 0):
+                # A form or glyph procedure is kept when a second page draws it, and then
+                # read from here by every other page: a stream drawn once costs no memory.
+                count = shared.get(SHARED_COUNT, 0)
+                if not again:
+                    shared[key] = _SEEN
+                elif count + len(ops) <= SHARED_LIMIT:
+                    shared[key] = ops
+                    shared[SHARED_COUNT] = count + len(ops)
         stack: list[_State] = []
         # Per open marked-content sequence: (its ActualText span, hides an optional-content layer).
         # A span holds its text until the first glyph inside shows it (see show).
