@@ -32,7 +32,7 @@ from pytest_textlayer.generators import generate
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a build needs from the source tree (the rest of the checkout stays out of it).
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "CHANGELOG.md",
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "MANIFEST.in", "CHANGELOG.md",
            "conftest.py", ".pre-commit-hooks.yaml")
 TREES = ("pytest_textlayer", "tests", "docs", "examples", "benchmarks")
 
@@ -55,7 +55,7 @@ def _copy_source(dest: Path) -> Path:
         shutil.copy(ROOT / name, dest / name)
     for name in TREES:
         shutil.copytree(ROOT / name, dest / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.so"))
     return dest
 
 
@@ -176,6 +176,15 @@ def test_the_installed_plugin_runs_under_pytester(plain: Path, project: Path) ->
                 "-p", "no:cacheprovider", "test_gate.py"], cwd=project)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "1 passed" in done.stdout
+
+
+def test_the_wheel_carries_the_compiled_tokenizer(plain: Path) -> None:
+    """The release is built from the sdist's sources (setup.py, the C file), not the checkout."""
+    code = ("from pytest_textlayer.pdf import contentstream, _tokenize; "
+            "print(contentstream._scan is not None, _tokenize.__file__)")
+    done = run([plain / "bin" / "python", "-c", code], cwd=plain)  # not the checkout's copy
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True ") and "/site-packages/" in done.stdout, done.stdout
 
 
 def test_the_wheel_says_its_licence_and_carries_the_notices(plain: Path) -> None:

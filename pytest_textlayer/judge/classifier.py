@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 #: The module that remembers the readings which repaired recent texts (see iter_page_reports).
 SHIFT_SEARCH = "pytest_textlayer.lang.textrepair"
 
+
 def classify(
     pdf: PdfInput,
     *,

@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 MAX_DEPTH = 12
 #: Text starting this far (points) outside the page box counts as off the page.
 OFFPAGE_MARGIN = 2.0
+#: Where the walk keeps, in the document's font cache, the instructions of shared streams...
+SHARED_STREAMS = "shared content streams"
+#: ... how many it keeps (the sum of their instructions, counted under this key) ...
+SHARED_COUNT = "instructions"
+#: ... and at most how many: memory stays flat however long the document.
+SHARED_LIMIT = 50_000
 #: The operators the walk needs; everything else is skipped by the parser.
 OPERATORS = (
     "q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BI ID EI BDC BMC EMC "
@@ -47,6 +53,7 @@ OPERATORS = (
 _PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"sh"})
 _INVISIBLE_MODES = frozenset({3, 7})
 _UNSEEN = object()
+_SEEN = object()  # a shared stream drawn once so far
 
 @dataclass
 class _State:
@@ -100,6 +107,9 @@ class _Walker(ImageCoverage, OptionalContent):
         self.hidden = 0
         self.type3_done: set[tuple[Any, int]] = set()
         self.text = TextSink(text_budget)
+        #: Instructions of the document's forms and glyph procedures, by objgen (see walk).
+        shared: Any = cache.setdefault(SHARED_STREAMS, {})  # type: ignore[arg-type]
+        self.shared: dict[Any, Any] = shared
 
     # -- resources ----------------------------------------------------------------------------
     def font(self, resources: Any, name: Any) -> tuple[Any, FontInfo, TextFont] | None:
@@ -130,22 +140,26 @@ class _Walker(ImageCoverage, OptionalContent):
         """Interpret one content stream (page, form, glyph procedure or appearance)."""
         import pikepdf
 
-        from .contentstream import from_pikepdf, instructions
-
         if depth > MAX_DEPTH:
             self.errors.append(f"{what}: nested deeper than {MAX_DEPTH} levels, not followed")
             return
-        ops = instructions(source)
-        if ops is None:
-            import warnings
-
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
-                    ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
-            except Exception as exc:
-                self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+        shared = self.shared
+        key = source.objgen if isinstance(source, pikepdf.Stream) else (0, 0)
+        ops: Any = shared.get(key) if key != (0, 0) else None
+        if ops is None or ops is _SEEN:
+            again = ops is _SEEN
+            ops = self.instructions(source, what)
+            if ops is None:
                 return
+            if key != (0, 0):
+                # A form or glyph procedure is kept when a second page draws it, and then
+                # read from here by every other page: a stream drawn once costs no memory.
+                count = shared.get(SHARED_COUNT, 0)
+                if not again:
+                    shared[key] = _SEEN
+                elif count + len(ops) <= SHARED_LIMIT:
+                    shared[key] = ops
+                    shared[SHARED_COUNT] = count + len(ops)
         stack: list[_State] = []
         # Per open marked-content sequence: (its ActualText span, hides an optional-content layer).
         # A span holds its text until the first glyph inside shows it (see show).
@@ -246,6 +260,26 @@ class _Walker(ImageCoverage, OptionalContent):
             except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
                 continue  # a malformed operand skips its operator, as viewers do
         self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
+
+    def instructions(self, source: Any, what: str) -> list[Any] | None:
+        """The walked instructions of `source`, or None (the error recorded) when unreadable."""
+        import pikepdf
+
+        from .contentstream import from_pikepdf, instructions
+
+        ops = instructions(source)
+        if ops is not None:
+            return ops
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
+                ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
+        except Exception as exc:
+            self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+            return None
+        return ops
 
     def on_page(self, tm: Matrix, state: _State) -> bool:
         """Does the string start inside the page box (with a margin)? Advances are not tracked."""

@@ -21,6 +21,7 @@ language) are None on the fast route: the walk reads nothing in them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
@@ -98,6 +99,11 @@ _MCID_ONLY = re.compile(
     rb"[\t\n\x0c\r ]*(/[A-Za-z0-9_.\-]+)[\t\n\x0c\r ]*<<[\t\n\x0c\r ]*/MCID[\t\n\x0c\r ]+\d+"
     rb"[\t\n\x0c\r ]*(?:/Lang[\t\n\x0c\r ]*\([^()\\\r]*\)[\t\n\x0c\r ]*)?>>[\t\n\x0c\r ]*"
 )
+_scan: Callable[..., Any] | None
+try:  # the compiled tokenizer; absent (a build without a compiler), the Python one does it all
+    from ._tokenize import scan as _scan
+except ImportError:  # pragma: no cover - depends on the build
+    _scan = None
 _MEMO_LIMIT = 4096
 _memo: dict[bytes, tuple[Any, ...]] = {}
 _second = itemgetter(1)
@@ -111,6 +117,31 @@ def instructions(source: Any) -> list[Instruction] | None:
     data = _read(source)
     if data is None:
         return None
+    return tokenize(data)
+
+
+def tokenize(data: bytes) -> list[Instruction] | None:
+    """The walked instructions of decoded content `data`, or None when qpdf's parser must decide.
+
+    The compiled tokenizer (``_tokenize.c``, built with the package) reads the streams it is
+    sure of; it hands back every other one, and the pure-Python tokenizer below decides, so
+    the result is the same with the extension or without it.
+    """
+    if _scan is not None:
+        try:
+            found = _scan(data, operands)
+            if found is not None:
+                ops: list[Instruction] = found[0]
+                for span in set(found[1]):  # as in tokenize_python: qpdf must parse them
+                    _parsed(span)
+                return ops
+        except Exception:  # an operand only qpdf can make sense of
+            return None
+    return tokenize_python(data)
+
+
+def tokenize_python(data: bytes) -> list[Instruction] | None:
+    """:func:`tokenize` in Python alone (the route of streams the extension hands back)."""
     # The sentinel operator (not walked) takes any trailing operands, as qpdf drops them, so
     # every match starts where the last ended: nothing is read from inside a skipped token.
     found = _INSTRUCTION.findall(data + b"\nEX")
