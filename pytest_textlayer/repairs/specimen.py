@@ -47,7 +47,7 @@ class Sheet:
     image: Any
     #: (x0, y0, x1, y1 on the sheet, dx, dy): add (dx, dy) to a sheet point to reach the page.
     places: list[tuple[float, float, float, float, float, float]]
-    #: The words shown, as lists of glyphs (glyphocr._Glyph).
+    #: The words shown, as lists of glyphs (pageglyphs.Glyph).
     words: list[list[Any]]
 
     def to_page(self, chars: Sequence[Any]) -> list[Any]:

@@ -8,7 +8,15 @@ from collections import Counter
 import pytest
 from test_repair_pdfs import DEJAVU, severed_pdf
 
-from pytest_textlayer.repairs import fontusage, glyphocr, ordermaps, programmaps, recover
+from pytest_textlayer.repairs import (
+    fontusage,
+    glyphocr,
+    glyphreading,
+    ordermaps,
+    pageglyphs,
+    programmaps,
+    recover,
+)
 
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed")
 
@@ -118,8 +126,8 @@ def test_collect_fonts_follows_form_xobjects_and_splits_tj_gaps() -> None:
     assert usage.pages[0][-2:] == [[0x2B, 0x48], [0x4F]]
 
 
-def _glyph(code: int, x0: float, x1: float, blank: bool = False) -> glyphocr._Glyph:
-    return glyphocr._Glyph(code, (x0, 100.0, x1, 140.0), blank)
+def _glyph(code: int, x0: float, x1: float, blank: bool = False) -> pageglyphs.Glyph:
+    return pageglyphs.Glyph(code, (x0, 100.0, x1, 140.0), blank)
 
 
 def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
@@ -135,7 +143,7 @@ def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
         OcrChar("o", (103, 110, 127, 138), 97.0, 2, 1),
         OcrChar("n", (133, 110, 157, 138), 97.0, 2, 1),
     ]
-    got = {g.code: text for g, (text, _) in glyphocr.read_glyphs(glyphs, chars)}
+    got = {g.code: text for g, (text, _) in glyphreading.read_glyphs(glyphs, chars)}
     assert got == {1: "N", 2: "A", 3: "P", 4: " ", 5: "o", 6: "n"}
 
 
@@ -147,18 +155,18 @@ def test_a_glyph_between_two_words_where_ocr_saw_nothing_is_a_space() -> None:
         OcrChar("a", (3, 110, 27, 138), 99.0, 1, 1),
         OcrChar("b", (48, 104, 72, 138), 99.0, 2, 1),
     ]
-    got = {g.code: text for g, (text, _) in glyphocr.read_glyphs(glyphs, chars)}
+    got = {g.code: text for g, (text, _) in glyphreading.read_glyphs(glyphs, chars)}
     assert got == {1: "a", 9: " ", 2: "b"}
 
 
 def test_overlapping_type3_boxes_become_cells_between_origins() -> None:
     font_box = (0.0, 50.0, 300.0, 150.0)
     chars = [
-        glyphocr._Char(1, font_box, False, True, (10.0, 140.0)),
-        glyphocr._Char(2, font_box, False, True, (40.0, 140.0)),
-        glyphocr._Char(3, font_box, False, True, (65.0, 140.0)),
+        pageglyphs._Char(1, font_box, False, True, (10.0, 140.0)),
+        pageglyphs._Char(2, font_box, False, True, (40.0, 140.0)),
+        pageglyphs._Char(3, font_box, False, True, (65.0, 140.0)),
     ]
-    cells = glyphocr._cells(chars)
+    cells = pageglyphs._cells(chars)
     assert [c.box[0] for c in cells] == [10.0, 40.0, 65.0]
     assert [c.box[2] for c in cells[:2]] == [40.0, 65.0]
     assert cells[2].box[2] - cells[2].box[0] < 60  # the last one gets a typical advance

@@ -1,0 +1,165 @@
+"""Tesseract's language for glyph OCR when nothing names the document's language.
+
+Glyph OCR's own first pass decides it: the first page's specimen sheet is
+shown to Tesseract's script detection, read in the script's pack (every
+other script's pack when the votes disagree), and the letter-pair model
+names the language from the text that reading gives. The page read stays
+with :mod:`.glyphocr`, so choosing the language costs glyph OCR no reading.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .fontusage import FontUsage
+from .glyphocr import read_page, remember_first_pass, vote
+from .glyphreading import union
+from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs
+
+#: Glyphs of a page without a specimen sheet that Tesseract's script detection is shown:
+#: its time grows with the picture it is given.
+OSD_GLYPHS = 150
+
+
+def choose_lang(
+    data: bytes, usages: Iterable[FontUsage], *, dpi: int = 300
+) -> tuple[str, str] | None:
+    """Tesseract's language for a document whose text nothing names, from glyph OCR's own
+    first pass: (pack, how it was chosen), or None when no page's glyphs can be read.
+
+    The first page that draws the fonts is rendered as :func:`.glyphocr.from_glyphs`
+    renders it and its specimen sheet is built (:mod:`.specimen`); Tesseract's
+    script detection looks at the sheet, not at the page, the sheet is read in
+    the script's default pack,
+    and the letter-pair model names the language from the document's text
+    under the codes that reading gives. When the votes of that reading agree
+    on fewer than :data:`MIN_AGREED` of the codes, the script was wrong: the
+    sheet is read in each other script's pack and the reading whose votes
+    agree most is kept. When that is the script's pack, glyph
+    OCR finds the sheet already read (:func:`.ocr.recognise` keeps it), so the
+    language costs one small script detection and no reading of its own.
+    """
+    import pypdfium2
+
+    from ..lang import langmodel
+    from . import ocr, specimen
+    from .blankglyphs import blank_codes
+
+    wanted = list(usages)
+    blanks = {u.key: blank_codes(u) for u in wanted}
+    scale = dpi / 72
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        for index in sorted({p for u in wanted for p in u.pages}):
+            page = doc[index]
+            if page.get_rotation() % 360:
+                continue
+            names = page_names(wanted, index)
+            glyphs = pdfium_glyphs(page, names, index, scale, blanks) if names else {}
+            if not glyphs:
+                continue
+            image = page.render(scale=scale).to_pil().convert("L")
+            for items in glyphs.values():
+                mark_inkless(items, image)
+            words = [w for items in glyphs.values() for w in glyph_words(items)]
+            codes = [[(key, g.code) for g in w] for key, items in glyphs.items()
+                     for w in glyph_words(items)]
+            total = sum(len(items) for items in glyphs.values())
+            sheet = specimen.build(image, words, codes, total, {})
+            script = ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
+
+            readings, alternatives, text = _first_pass(image, glyphs, wanted, blanks, script)
+            agreed = _agreed(readings, wanted)
+            if agreed < MIN_AGREED:
+                # Script detection errs (a Greek serif heading taken for Latin): read in the
+                # wrong script, most codes get votes that disagree. Each other script's pack
+                # reads the sheet, and the reading whose votes agree on the most codes wins.
+                installed = ocr.tesseract_info().languages
+                for other in dict.fromkeys(ocr.SCRIPT_LANG.values()):
+                    if other == script or other not in installed:
+                        continue
+                    again = _first_pass(image, glyphs, wanted, blanks, other)
+                    if _agreed(again[0], wanted) > agreed:
+                        script, (readings, alternatives, text) = other, again
+                        agreed = _agreed(readings, wanted)
+            remember_first_pass(data, index, dpi, script, readings, alternatives)
+            best = langmodel.best_language(text)
+            found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
+            if found and found in ocr.tesseract_info().languages:
+                return found, "from glyph OCR's first pass"
+            return script, "from Tesseract's script detection"
+    finally:
+        doc.close()
+    return None
+
+
+def _font_text(usage: FontUsage, mapping: Mapping[int, str]) -> str:
+    """The font's text under ``mapping``, unmapped codes as spaces. A font that draws its
+    own spaces has its runs joined as they are (a browser places every glyph on its own
+    run); one without spaces breaks words between runs."""
+    joiner = "" if " " in mapping.values() else " "
+    return joiner.join(
+        "".join(mapping.get(c, " ") for c in run)
+        for _, runs in sorted(usage.pages.items())
+        for run in runs
+    )
+
+
+#: Share of the codes read on the first page whose votes must agree for the script
+#: detection to be believed (a right script: 98-100 %; a wrong one: 45-60 %).
+MIN_AGREED = 0.8
+
+
+def _agreed(readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
+            wanted: list[FontUsage]) -> float:
+    """Share of the codes read whose votes agree on a reading."""
+    read = sum(len(readings[u.key]) for u in wanted)
+    agreed = sum(len(vote(readings[u.key], u.codes())) for u in wanted)
+    return agreed / read if read else 1.0
+
+
+def _first_pass(image: Any, glyphs: Mapping[tuple[int, int], list[Glyph]],
+                wanted: list[FontUsage], blanks: Mapping[tuple[int, int], set[int]],
+                script: str) -> tuple[Any, Any, str]:
+    """The page's glyphs read in ``script``'s pack: readings, alternatives, and the
+    document's text under the codes they give."""
+    from . import ocr
+
+    ocr.require(script)
+    readings: dict[tuple[int, int], dict[int, list[tuple[str, float]]]] = {
+        u.key: {} for u in wanted}
+    alternatives: dict[tuple[int, int], dict[int, Counter[str]]] = {u.key: {} for u in wanted}
+    for key, glyph, got in read_page(image, glyphs, readings, alternatives, script):
+        readings[key].setdefault(glyph.code, []).append(got)
+    text = "\n".join(_font_text(u, {**vote(readings[u.key], u.codes()),
+                                     **dict.fromkeys(blanks[u.key], " ")})
+                     for u in wanted)
+    return readings, alternatives, text
+
+
+def _osd_sample(image: Any, sheet: Any, words: list[list[Glyph]]) -> Any:
+    """What Tesseract's script detection is shown: the specimen sheet, else the page's first
+    :data:`OSD_GLYPHS` glyphs or so with a little white around them.
+
+    The whole sheet, not its first words: on twenty-five glyphs DejaVu Serif's Greek was
+    taken for Cyrillic (and on a band of the page, for Latin).
+    """
+    if sheet is not None:
+        return sheet.image
+    shown = 0
+    x0, y0, x1, y1 = float(image.width), float(image.height), 0.0, 0.0
+    for word in words:
+        if shown >= OSD_GLYPHS:
+            break
+        box = union(g.box for g in word)
+        shown += len(word)
+        x0, y0 = min(x0, box[0]), min(y0, box[1])
+        x1, y1 = max(x1, box[2]), max(y1, box[3])
+    if not shown:
+        return image
+    margin = 0.5 * (union(g.box for g in words[0])[3] - union(g.box for g in words[0])[1])
+    return image.crop((max(0, int(x0 - margin)), max(0, int(y0 - margin)),
+                       min(image.width, int(x1 + margin) + 1),
+                       min(image.height, int(y1 + margin) + 1)))

@@ -1,0 +1,224 @@
+"""What Tesseract read in each glyph's box: its words and characters paired with the glyphs.
+
+Tesseract's word text is reliable but its character boxes drift, so glyphs
+pair with what was read word by word, and only then by box; a reading the
+boxes do not back is capped (:data:`FALLBACK_CONF`) so that it never decides
+a code alone. The voting over these readings is :mod:`.glyphocr`'s.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from .pageglyphs import Glyph, glyph_words
+
+#: Confidence given at most to a reading whose boxes do not agree with the glyph's.
+FALLBACK_CONF = 80.0
+#: Share of the smaller box that the glyph's box and the OCR box must share to agree.
+MIN_BOX_OVERLAP = 0.6
+
+
+def union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    xs0, ys0, xs1, ys1 = zip(*boxes, strict=True)
+    return min(xs0), min(ys0), max(xs1), max(ys1)
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def read_glyphs(
+    items: list[Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None
+) -> Iterator[tuple[Glyph, tuple[str, float]]]:
+    """Pair glyphs with what Tesseract read there.
+
+    Tesseract's word text is far more reliable than its character boxes
+    (LSTM boxes drift by a letter's width), so pairing goes by word: a word
+    of glyphs (between blank glyphs) that overlaps one recognised word, or
+    the inked glyphs whose centres fall inside one recognised word's box, or
+    else the recognised word nearest to it on its line when each is the
+    other's nearest (:func:`_nearest_words`). Equal counts pair letter by
+    letter; unequal ones (a ligature glyph read as two letters, a dropped
+    mark) pair by position once the recognised word is laid over the glyph
+    word (:func:`_pair_scaled`). Other glyphs fall back to the characters
+    inside their own box, or read as a space when they sit in the gap
+    between two words. Blank glyphs read as a space.
+
+    ``choices`` collects, per code, the confidence Tesseract gave each of its
+    candidates for the letters paired in order (see :func:`.glyphsettle.split_twins`).
+    """
+    words: dict[int, list[Any]] = {}
+    for ch in chars:
+        words.setdefault(ch.word, []).append(ch)
+    boxes = {w: union(c.box for c in cs) for w, cs in words.items()}
+    done: set[int] = set()
+    for glyph in items:
+        if glyph.blank:
+            done.add(id(glyph))
+            yield glyph, (" ", 100.0)
+    gwords = list(glyph_words(items))
+    pairs: list[tuple[list[Glyph], list[Any]]] = []
+    for word in gwords:
+        box = union(g.box for g in word)
+        best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
+        if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
+            pairs.append((word, words[best]))
+    for w, box in boxes.items():
+        inside = [
+            g
+            for g in items
+            if not g.blank
+            and box[0] <= (g.box[0] + g.box[2]) / 2 <= box[2]
+            and g.box[1] <= (box[1] + box[3]) / 2 <= g.box[3]
+        ]
+        if inside and len(inside) == len(words[w]):
+            pairs.append((sorted(inside, key=lambda g: g.box[0]), words[w]))
+    for word, found in pairs:
+        if any(id(g) in done for g in word):
+            continue
+        # Tesseract's own order: its character boxes drift and may cross (ж before н).
+        for glyph, ch in zip(word, found, strict=True):
+            done.add(id(glyph))
+            if choices is not None:
+                tally = choices.setdefault(glyph.code, Counter())
+                for text, conf in getattr(ch, "choices", ()):
+                    tally[text] += conf
+            yield glyph, (ch.text, ch.conf)
+    rest = [w for w in gwords if not any(id(g) in done for g in w)]
+    for word, w in _nearest_words(rest, boxes):
+        for glyph, placed in _pair_scaled(word, words[w]):
+            done.add(id(glyph))
+            yield glyph, placed
+    for glyph in items:
+        if id(glyph) not in done:
+            got = _reading(glyph, chars) or _gap(glyph, boxes)
+            if got is not None:
+                yield glyph, got
+
+
+def _nearest_words(
+    glyph_words: list[list[Glyph]], boxes: Mapping[int, tuple[float, float, float, float]]
+) -> Iterator[tuple[list[Glyph], int]]:
+    """Glyph words and recognised words on one line that are each other's nearest.
+
+    Same line: their vertical extents overlap by half the smaller. Nearest:
+    by the distance between horizontal centres, at most the wider word's
+    width plus the line's height (Tesseract's boxes drift, not jump).
+    """
+
+    def v_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        inter = min(a[3], b[3]) - max(a[1], b[1])
+        return inter >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+    def dist(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+        return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2)
+
+    gboxes = [union(g.box for g in word) for word in glyph_words]
+    near_g: dict[int, int] = {}
+    for i, gb in enumerate(gboxes):
+        cands = [w for w, b in boxes.items() if v_overlap(gb, b)]
+        if cands:
+            near_g[i] = min(cands, key=lambda w: dist(gb, boxes[w]))
+    near_w: dict[int, int] = {}
+    for w, b in boxes.items():
+        cands = [i for i, gb in enumerate(gboxes) if v_overlap(gb, b)]
+        if cands:
+            near_w[w] = min(cands, key=lambda i: dist(gboxes[i], b))
+    for i, w in near_g.items():
+        gb, b = gboxes[i], boxes[w]
+        reach = max(gb[2] - gb[0], b[2] - b[0]) + (gb[3] - gb[1])
+        if near_w.get(w) == i and dist(gb, b) <= reach:
+            yield glyph_words[i], w
+
+
+def _pair_scaled(word: list[Glyph], found: list[Any]) -> list[tuple[Glyph, tuple[str, float]]]:
+    """Letters of one recognised word given to the glyphs of one glyph word.
+
+    Equal counts pair in order. Otherwise the recognised word's extent is laid
+    over the glyph word's and each character goes to the glyph its centre
+    falls on: a ligature glyph gets its two letters. Such a reading is capped
+    at :data:`FALLBACK_CONF`: never enough alone for a glyph drawn once.
+    """
+    word = sorted(word, key=lambda g: g.box[0])
+    found = list(found)  # in Tesseract's order: its boxes drift and may cross
+    if len(word) == len(found):
+        return [(g, (c.text, c.conf)) for g, c in zip(word, found, strict=True)]
+    gx0, gx1 = word[0].box[0], max(g.box[2] for g in word)
+    ox0, ox1 = found[0].box[0], max(c.box[2] for c in found)
+    if gx1 <= gx0 or ox1 <= ox0:
+        return []
+    scale = (gx1 - gx0) / (ox1 - ox0)
+    got: dict[int, list[Any]] = {}
+    for c in found:
+        x = gx0 + ((c.box[0] + c.box[2]) / 2 - ox0) * scale
+        k = min(range(len(word)), key=lambda i: abs((word[i].box[0] + word[i].box[2]) / 2 - x))
+        got.setdefault(k, []).append(c)
+    return [
+        (word[k], ("".join(c.text for c in cs), min(FALLBACK_CONF, *(c.conf for c in cs))))
+        for k, cs in sorted(got.items())
+    ]
+
+
+def _gap(
+    glyph: Glyph, words: Mapping[int, tuple[float, float, float, float]]
+) -> tuple[str, float] | None:
+    """A glyph where OCR saw nothing, between two recognised words of one line: a space."""
+    x0, y0, x1, y1 = glyph.box
+    cx = (x0 + x1) / 2
+    line = [b for b in words.values() if y0 <= (b[1] + b[3]) / 2 <= y1]
+    left = any(b[2] <= cx and b[2] >= x0 - (x1 - x0) for b in line)
+    right = any(b[0] >= cx and b[0] <= x1 + (x1 - x0) for b in line)
+    return (" ", 80.0) if left and right else None
+
+
+def _reading(glyph: Glyph, chars: list[Any]) -> tuple[str, float] | None:
+    """What OCR read inside one glyph's box: the characters centred in it, left to right."""
+    if glyph.blank:
+        return " ", 100.0
+    x0, y0, x1, y1 = glyph.box
+    padx, pady = 0.15 * (x1 - x0) + 1, 0.15 * (y1 - y0) + 1
+    pad = max(padx, pady)
+
+    def centred(px: float, py: float) -> list[Any]:
+        return [
+            c
+            for c in chars
+            if x0 - px <= (c.box[0] + c.box[2]) / 2 <= x1 + px
+            and y0 - py <= (c.box[1] + c.box[3]) / 2 <= y1 + py
+        ]
+
+    # Strictly inside first; the margin only when nothing is, so a neighbour is not swallowed.
+    inside = centred(0.0, 0.0) or centred(padx, pady)
+    if not inside:
+        # A small mark (a period) may be boxed a little off: take the character mostly inside.
+        def share(c: Any) -> float:
+            w = max(0.0, min(x1 + pad, c.box[2]) - max(x0 - pad, c.box[0]))
+            h = max(0.0, min(y1 + pad, c.box[3]) - max(y0 - pad, c.box[1]))
+            area = max(1.0, (c.box[2] - c.box[0]) * (c.box[3] - c.box[1]))
+            return float(w * h / area)
+
+        best = max(chars, key=share, default=None)
+        if best is None or share(best) < 0.5:
+            return None
+        inside = [best]
+    inside.sort(key=lambda c: c.box[0])
+    conf = min(c.conf for c in inside)
+    # Boxes that agree (the glyph's own outline and what OCR boxed) keep their confidence;
+    # otherwise the reading is a guess from proximity and never enough on its own.
+    if _overlap(glyph.box, union(c.box for c in inside)) < MIN_BOX_OVERLAP:
+        conf = min(conf, FALLBACK_CONF)
+    return "".join(c.text for c in inside), conf
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over the smaller box."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / small if small > 0 else 0.0

@@ -1,0 +1,280 @@
+"""Where a severed font's glyphs sit on the rendered page, each with the code it draws.
+
+PDFium renders the page and boxes every glyph; its characters come in content
+order and are paired here with the codes the content stream draws (counted,
+else aligned), narrowed to their cells when PDFium boxes a glyph with the whole
+font box, and told blank where the render holds no ink. Glyph OCR
+(:mod:`.glyphocr`) and its language choice (:mod:`.glyphlang`) start from these
+boxes; what Tesseract read is paired with them in :mod:`.glyphreading`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .fontusage import FontUsage
+
+
+def pdfium_font_name(name: str) -> str:
+    """A font name as both sides can compare it: no subset tag (PDFium drops it for some
+    fonts), empty for an unnamed font."""
+    if name == "(unnamed)":
+        return ""
+    return re.sub(r"^[A-Z]{6}\+", "", name)
+
+
+@dataclass
+class _Char:
+    """One character as PDFium reports it, in pixels."""
+
+    unicode: int
+    box: tuple[float, float, float, float]
+    blank: bool
+    error: bool
+    origin: tuple[float, float]
+    #: The box was made from origins, not given by PDFium.
+    cell: bool = False
+
+
+def _cells(chars: list[_Char]) -> list[_Char]:
+    """Narrow boxes that overlap their neighbours to the advance between origins.
+
+    PDFium boxes a Type3 glyph (and a glyph of a font with a bad bounding
+    box) with the whole font box, so neighbours overlap and a box holds
+    several recognised letters. The advance from one origin to the next on
+    the same line is then the glyph's own cell.
+    """
+    out = list(chars)
+    narrowed: list[float] = []
+    for i, ch in enumerate(chars[:-1]):
+        nxt = chars[i + 1]
+        x0, y0, x1, y1 = ch.box
+        same_line = abs(nxt.origin[1] - ch.origin[1]) < 0.2 * max(1.0, y1 - y0)
+        advance = nxt.origin[0] - ch.origin[0]
+        if same_line and advance > 0 and (x1 - x0) > 1.5 * advance:
+            out[i] = _Char(
+                ch.unicode, (ch.origin[0], y0, nxt.origin[0], y1), False, ch.error, ch.origin, True
+            )
+            narrowed.append(advance)
+    if narrowed:
+        # The last glyph of a line has no next origin: give it a generous typical advance.
+        typical = 1.6 * sorted(narrowed)[len(narrowed) // 2]
+        for i, ch in enumerate(out):
+            x0, y0, x1, y1 = ch.box
+            if x1 - x0 > 2 * typical:
+                right = ch.origin[0] + typical
+                out[i] = _Char(
+                    ch.unicode, (ch.origin[0], y0, right, y1), False, ch.error, ch.origin, True
+                )
+    return out
+
+
+@dataclass
+class Glyph:
+    code: int
+    box: tuple[float, float, float, float]  # pixels, top-left origin
+    blank: bool
+    cell: bool = False
+    #: The baseline (PDFium's origin), in pixels from the top; None when unknown.
+    base: float | None = None
+
+
+def pdfium_glyphs(
+    page: Any,
+    names: Mapping[str, FontUsage],
+    page_index: int,
+    scale: float,
+    blanks: Mapping[tuple[int, int], set[int]] | None = None,
+) -> dict[tuple[int, int], list[Glyph]]:
+    """Glyphs PDFium sees on the page for the given fonts, with their codes and pixel boxes.
+
+    PDFium's characters come in content order, one per glyph; they are paired
+    with the codes this module read from the content stream when the counts
+    agree, else (for unmapped glyphs) through PDFium's own code-as-character.
+    """
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    textpage = page.get_textpage()
+    left, bottom, _, top = page.get_cropbox()
+    per_font: dict[str, list[_Char]] = {}
+    buf = ctypes.create_string_buffer(512)
+    for i in range(raw.FPDFText_CountChars(textpage)):
+        if raw.FPDFText_IsGenerated(textpage, i):
+            continue
+        obj = raw.FPDFText_GetTextObject(textpage, i)
+        font = raw.FPDFTextObj_GetFont(obj) if obj else None
+        if not font:
+            continue
+        size = raw.FPDFFont_GetBaseFontName(font, buf, len(buf))
+        name = pdfium_font_name(buf.value.decode("latin-1") if size else "")
+        if name not in names:
+            continue
+        lft, rgt, bot, tp = (ctypes.c_double() for _ in range(4))
+        raw.FPDFText_GetCharBox(textpage, i, lft, rgt, bot, tp)
+        box = (
+            (lft.value - left) * scale,
+            (top - tp.value) * scale,
+            (rgt.value - left) * scale,
+            (top - bot.value) * scale,
+        )
+        blank = (tp.value - bot.value) < 0.1 or (rgt.value - lft.value) < 0.1
+        ox, oy = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
+        per_font.setdefault(name, []).append(
+            _Char(
+                raw.FPDFText_GetUnicode(textpage, i),
+                box,
+                blank,
+                bool(raw.FPDFText_HasUnicodeMapError(textpage, i)),
+                ((ox.value - left) * scale, (top - oy.value) * scale),
+            )
+        )
+    textpage.close()
+    out: dict[tuple[int, int], list[Glyph]] = {}
+    for name, found in per_font.items():
+        usage = names[name]
+        chars = _cells(found)
+        codes = [c for run in usage.pages.get(page_index, []) for c in run]
+        if len(codes) == len(chars):
+            out[usage.key] = [
+                Glyph(code, c.box, c.blank, c.cell, c.origin[1])
+                for code, c in zip(codes, chars, strict=True)
+            ]
+        elif all(c.error for c in chars) and not (blanks or {}).get(usage.key):
+            out[usage.key] = [
+                Glyph(c.unicode, c.box, c.blank, c.cell, c.origin[1]) for c in chars
+            ]
+        else:
+            # PDFium shows an unmapped code as itself: the alignment pairs those too.
+            aligned = _align(usage, codes, chars, (blanks or {}).get(usage.key, set()))
+            if len(aligned) >= MIN_ALIGNED * len(codes):
+                out[usage.key] = aligned
+    return out
+
+
+#: Share of a font's glyphs on a page that must align with PDFium's characters to be used.
+MIN_ALIGNED = 0.8
+
+
+def _align(
+    usage: FontUsage, codes: list[int], chars: list[_Char], blanks: Collection[int] = ()
+) -> list[Glyph]:
+    """Pair codes with PDFium's characters when their counts differ (PDFium merged or dropped one).
+
+    What PDFium should show for each code is known: the font's own text for a
+    mapped code, the code itself for an unmapped one. The two sequences are
+    aligned and only matching stretches are paired. PDFium leaves out many
+    glyphs that draw nothing; a left-out code whose glyph is empty in the
+    program (``blanks``) comes back as a blank glyph in the gap between its
+    neighbours on the line, so words of glyphs split where the spaces are.
+    """
+    import difflib
+
+    from ..pdf import fonts
+
+    try:
+        info: Any = fonts.analyse_font(usage.font)
+    except Exception:  # noqa: BLE001 - without the font's text only unmapped codes can align
+        info = None
+
+    def shown(code: int) -> str:
+        text = info.to_unicode(code) if info is not None else None
+        if info is None or info.is_bad_code(code) or not text or len(text) != 1:
+            return chr(code) if code < 0x110000 else "\x00"
+        return str(text)
+
+    expected = [shown(c) for c in codes]
+    got = [chr(c.unicode) if 0 <= c.unicode < 0x110000 else "\x00" for c in chars]
+    matcher = difflib.SequenceMatcher(None, expected, got, autojunk=False)
+    out: list[Glyph] = []
+    done = 0  # codes before this index are placed
+    for a, b, size in matcher.get_matching_blocks():
+        if out and a > done and b < len(chars):
+            left, right = out[-1].box, chars[b].box
+            gap = (left[2], left[1], max(left[2], right[0]), left[3])
+            out.extend(Glyph(c, gap, True) for c in codes[done:a] if c in blanks)
+        for k in range(size):
+            ch = chars[b + k]
+            out.append(Glyph(codes[a + k], ch.box, ch.blank, ch.cell, ch.origin[1]))
+        done = a + size
+    return out
+
+
+#: A glyph cell whose darkest pixel is lighter than this (0 black, 255 white) draws nothing.
+INKLESS = 200
+
+
+def mark_inkless(items: list[Glyph], image: Any) -> None:
+    """Glyphs whose cell on the render holds no ink are spaces, whatever their box says.
+
+    PDFium boxes a Type3 space with the whole font box; the render shows the truth.
+    """
+    width, height = image.size
+    for glyph in items:
+        if glyph.blank:
+            continue
+        bx0, by0, bx1, by1 = glyph.box
+        # The inner part only: a neighbour's overhang (the hook of a J) may reach the edges.
+        inset = 0.2 * (bx1 - bx0)
+        x0, y0, x1, y1 = (int(round(v)) for v in (bx0 + inset, by0, bx1 - inset, by1))
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(width, x1), min(height, y1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        darkest, _ = image.crop((x0, y0, x1, y1)).getextrema()
+        if darkest > INKLESS:
+            glyph.blank = True
+            continue
+        if glyph.cell:
+            # A cell made from origins is wider than the glyph: shrink it to the ink, so
+            # its centre sits on the letter (a period at the end of a line).
+            cx0, cy0 = max(0, int(bx0)), max(0, int(by0))
+            cx1, cy1 = min(width, int(bx1) + 1), min(height, int(by1) + 1)
+            mask = image.crop((cx0, cy0, cx1, cy1)).point(lambda v: 255 if v <= INKLESS else 0)
+            ink = mask.getbbox()
+            if ink:
+                # Sideways only: the cell is as tall as the font box and reaches other lines.
+                glyph.box = (cx0 + ink[0], by0, cx0 + ink[2], by1)
+
+
+def glyph_words(items: list[Glyph]) -> Iterator[list[Glyph]]:
+    """Runs of inked glyphs between blank ones (or a jump to another line)."""
+    word: list[Glyph] = []
+    for glyph in items:
+        if glyph.blank:
+            if word:
+                yield word
+            word = []
+            continue
+        if word:
+            last = word[-1].box
+            # The taller of the two: an apostrophe's own box is a few pixels high.
+            height = max(1.0, last[3] - last[1], glyph.box[3] - glyph.box[1])
+            if (
+                abs((glyph.box[1] + glyph.box[3]) - (last[1] + last[3])) / 2 > height
+                or glyph.box[0] < last[0] - height
+            ):
+                yield word
+                word = []
+        word.append(glyph)
+    if word:
+        yield word
+
+
+def page_names(usages: Iterable[FontUsage], index: int) -> dict[str, FontUsage]:
+    """The fonts drawn on page ``index`` by the name PDFium gives them; a name two fonts
+    share is left out (their glyphs cannot be told apart)."""
+    names: dict[str, FontUsage] = {}
+    dupes: set[str] = set()
+    for u in usages:
+        if index in u.pages:
+            key = pdfium_font_name(u.name)
+            (dupes.add(key) if key in names else names.__setitem__(key, u))
+    for name in dupes:
+        names.pop(name, None)
+    return names
