@@ -14,7 +14,9 @@ This module is the walk itself, kept whole: the operators' interpreter and
 what it follows (forms, glyph procedures, appearances). The records it
 fills are :mod:`.pagecontent`'s, the matrix arithmetic :mod:`.geometry`'s,
 the image counts and coverage grid :mod:`.imagecover`'s, what optional
-content hides :mod:`.optionalcontent`'s.
+content hides :mod:`.optionalcontent`'s. It stays a little over 600 lines
+because the interpreter's loop is the hot path of every check: split across
+modules it would pay attribute lookups per operator.
 """
 
 from __future__ import annotations
