@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..model import Verdict
 
@@ -62,3 +62,9 @@ def shift_found(what: str, shift: Any, score: float | None) -> Decision:
 
 
 STRAY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd\uffff\ue000-\uf8ff\U000f0000-\U0010ffff]")
+
+
+class PageReader(Protocol):
+    """What a rung asks of a real reader: the page's extracted text (run on first ask)."""
+
+    def text(self) -> str: ...

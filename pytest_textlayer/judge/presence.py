@@ -9,18 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import Verdict
-from .decision import Decision
+from .decision import Decision, PageReader
 
 if TYPE_CHECKING:
     from ..pdf.pagecontent import PageContent
-    from .classifier import Reader
 
 
 #: Share of the page area raster images must cover before a page without text is `absent`.
 MIN_IMAGE_COVERAGE = 0.02
 
 
-def presence(content: PageContent, reader: Reader) -> Decision | None:
+def presence(content: PageContent, reader: PageReader) -> Decision | None:
     if content.glyphs > 0 or reader.text().strip():
         return None
     if content.image_coverage >= MIN_IMAGE_COVERAGE:
