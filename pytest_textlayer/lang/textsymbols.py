@@ -44,8 +44,6 @@ SAMPLE_WINDOWS = 6
 #: Han character → representative of its group; filled from the reference file.
 HAN_FOLD: dict[str, str] = {}
 _SPACE_LIKE = frozenset("\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029")
-#: Control characters that are layout, not junk.
-_LAYOUT_CONTROLS = frozenset("\t\n\r\x0b\x0c")
 _DROPPED = frozenset("\u0640\u00ad\u200b\u200c\u200d\u2060\ufeff")
 
 

@@ -216,13 +216,6 @@ def descendant(font: Any) -> Any:
     return desc[0]
 
 
-def _descriptor(font: Any) -> Any:
-    import pikepdf
-
-    target = descendant(font) if font.get("/Subtype") == pikepdf.Name.Type0 else font
-    return None if target is None else target.get("/FontDescriptor")
-
-
 def load_truetype(data: bytes) -> Any:
     from fontTools.ttLib import TTFont
 

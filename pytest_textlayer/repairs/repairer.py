@@ -66,7 +66,7 @@ def repair(
     from ..lang import langmodel
     from ..pdf.source import open_pikepdf, read_source
     from . import ocr as ocrlib
-    from . import recover, tounicode_writer
+    from . import tounicode_writer
 
     if ocr not in OCR_MODES:
         raise UsageError(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
@@ -94,7 +94,6 @@ def repair(
             keep,
             langmodel=langmodel,
             ocrlib=ocrlib,
-            recover=recover,
             writer=tounicode_writer,
             classify=classify_or_raise,
         )
@@ -125,7 +124,6 @@ def _repair_open(
     *,
     langmodel: Any,
     ocrlib: Any,
-    recover: Any,
     writer: Any,
     classify: Any,
 ) -> RepairReport:
