@@ -4,9 +4,12 @@ Owns finding the program (FontFile, FontFile2, or FontFile3 and its
 subtype), reading its stream, and parsing it into a :class:`Program`: glyph
 names by code (a built-in encoding) and by glyph id (a charset, ``post``
 names), the Unicode and symbol ``cmap`` subtables, the ``post`` format, a
-CID-keyed CFF's collection. fontTools parses, except where a whole CJK
-font would make it slow (the ``cmap`` subtables, the ``post`` names), which
-is read here and fails where fontTools fails. Also the small readers of
+CID-keyed CFF's collection. fontTools parses TrueType and OpenType, except
+where a whole CJK font would make it slow (the ``cmap`` subtables, the
+``post`` names), which is read here and fails where fontTools fails; a CFF
+program (bare, or an OpenType font's ``CFF`` table) is read by
+:mod:`.cffprogram`, whose few structures do not justify fontTools' 70 ms
+import. Also the small readers of
 pikepdf objects (names, text, streams, the CIDToGIDMap) that every font
 module needs.
 
@@ -21,9 +24,12 @@ import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .encodings import encoding_table
+
+if TYPE_CHECKING:
+    from .cffprogram import CffFacts
 
 
 # -- helpers over pikepdf objects --------------------------------------------------------------
@@ -98,29 +104,21 @@ class Program:
 
 
 def _load_cff(data: bytes) -> Program:
-    from fontTools.cffLib import CFFFontSet
+    from .cffprogram import read_cff
 
-    prog = Program("CFF")
-    cff = CFFFontSet()
-    cff.decompile(io.BytesIO(data), None)
-    top = cff[cff.fontNames[0]]
-    prog.cid_keyed = hasattr(top, "ROS")
-    if prog.cid_keyed:
-        try:
-            registry, ordering, _ = top.ROS
-            prog.ros = (str(registry), str(ordering))
-        except (TypeError, ValueError):
-            prog.ros = None
-    charset = list(top.charset or [])
-    if prog.cid_keyed:
-        prog.kind = "CIDCFF"
+    return _cff_program(read_cff(data))
+
+
+def _cff_program(facts: CffFacts) -> Program:
+    prog = Program("CIDCFF" if facts.cid_keyed else "CFF", cid_keyed=facts.cid_keyed,
+                   ros=facts.ros)
+    if facts.cid_keyed:
         return prog
-    prog.glyph_names = charset
-    enc = getattr(top, "Encoding", "StandardEncoding")
-    if isinstance(enc, str):
-        prog.builtin = dict(encoding_table("StandardEncoding")) if enc == "StandardEncoding" else {}
-    else:
-        prog.builtin = {c: n for c, n in enumerate(enc) if n and n != ".notdef"}
+    prog.glyph_names = facts.charset
+    if isinstance(facts.encoding, dict):
+        prog.builtin = facts.encoding
+    elif facts.encoding == "StandardEncoding":
+        prog.builtin = dict(encoding_table("StandardEncoding"))
     return prog
 
 
@@ -199,6 +197,13 @@ def _load_sfnt(data: bytes, kind: str) -> Program:
 
 
 def _load_sfnt_cff(font: Any, prog: Program) -> Program:
+    from .cffprogram import read_cff
+
+    reader = font.reader
+    facts = read_cff(reader["CFF "] if reader is not None and "CFF " in reader
+                     else font.getTableData("CFF "))
+    if facts.charset:  # the glyph order, which fontTools would read by decompiling all the CFF
+        font.setGlyphOrder(list(facts.charset))
     kinds: list[tuple[int, int]] = []
     if "cmap" in font:
         best: dict[int, str] | None = None
@@ -219,7 +224,7 @@ def _load_sfnt_cff(font: Any, prog: Program) -> Program:
         prog.post_format = float(post.formatType)
         if prog.post_format in (1.0, 2.0):
             prog.glyph_names = list(font.getGlyphOrder())
-    cff = _load_cff(font.getTableData("CFF "))
+    cff = _cff_program(facts)
     prog.cid_keyed = cff.cid_keyed
     prog.ros = cff.ros
     prog.glyph_names = prog.glyph_names or cff.glyph_names
