@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
@@ -78,30 +78,39 @@ def classify(
 
 
 def classify_or_raise(
-    pdf: PdfInput,
+    pdf: PdfInput | PdfSource,
     *,
     settings: CheckSettings | None = None,
     name: str | None = None,
     password: str = "",
     page_helper: bool = False,
+    vet: Callable[[Any], None] | None = None,
 ) -> DocumentReport:
+    """:func:`classify`, raising the `InputError` of a file that cannot be read.
+
+    `vet`, when given, sees the document as soon as qpdf has opened it (None
+    when only PDFium opens it) and may refuse it by raising `InputError`:
+    the guarded workers check their limits on the document the classifier
+    reads, so qpdf parses the file once.
+    """
     settings = settings or CheckSettings()
-    source = read_source(pdf, name)
+    source = pdf if isinstance(pdf, PdfSource) else read_source(pdf, name)
     readers: list[str] = []
     pages = tuple(iter_page_reports(source, settings, password=password, readers=readers,
-                                    page_helper=page_helper))
+                                    page_helper=page_helper, vet=vet))
     return DocumentReport(path=source.name, pages=pages, readers=tuple(readers))
 
 
 def iter_page_reports(
     source: PdfSource, settings: CheckSettings, *, password: str = "",
     readers: list[str] | None = None, page_helper: bool = False,
+    vet: Callable[[Any], None] | None = None,
 ) -> Iterator[PageReport]:
     """Page reports one at a time, so memory does not grow with the page count.
 
     `readers`, when given, receives the names and versions of the readers
     that actually ran (PDFium only joins when a page needed it).
-    `page_helper`: see :func:`classify`.
+    `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
     from ..pdf.pagescan import scan_or_error, scan_pages
 
@@ -113,12 +122,21 @@ def iter_page_reports(
     try:
         qpdf = open_pikepdf(source, password)
     except InputError as refused:  # qpdf cannot open it: PDFium may (see readerpages)
+        if vet is not None:
+            vet(None)
         yield from _pdfium_only(source, settings, password, readers, refused)
         return
     if readers is not None:
         readers.append(qpdf_version())
     pdfium = _LazyPdfium(source, password, readers)
-    if qpdf.get_warnings():
+    patched = bool(qpdf.get_warnings())  # before vetting reads every object
+    try:
+        if vet is not None:
+            vet(qpdf)
+    except BaseException:
+        qpdf.close()
+        raise
+    if patched:
         # qpdf had to patch the file up; a second reader decides whether it is readable
         # at all (a truncated file is an error, not a blank page).
         pdfium.doc()

@@ -72,6 +72,11 @@ class Limits:
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive (or None for no limit), not {value}")
 
+    @property
+    def bounded(self) -> bool:
+        """Whether a document must be vetted before it is read (a page or stream limit)."""
+        return self.max_pages is not None or self.max_stream_bytes is not None
+
     @classmethod
     def none(cls) -> Limits:
         """No bound at all: trusted input only."""
@@ -81,12 +86,11 @@ class Limits:
 def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
     """Refuse, in one line, a document whose page count or streams pass the limits.
 
-    Runs before the classifier opens the file. Streams are inflated a chunk at
-    a time and only counted, so a decompression bomb costs time bounded by
-    the limit, never memory. Images, attachments and metadata are skipped: the
-    classifier reads their dictionaries, never their data.
+    For callers that hand the file to another process afterwards (the
+    repair); `check` vets the document it has already opened instead
+    (:func:`vet_opened`), so qpdf parses the file once.
     """
-    if limits.max_pages is None and limits.max_stream_bytes is None:
+    if not limits.bounded:
         return
     try:
         pdf = open_pikepdf(source, password)
@@ -94,27 +98,41 @@ def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
         _pdfium_page_limit(source, limits, password)
         return
     try:
-        if limits.max_pages is not None:
-            try:
-                count = len(pdf.pages)
-            except Exception as exc:  # a broken page tree raises from qpdf
-                raise InputError(source.name, f"page tree cannot be read: {_line(exc)}") from None
-            if count > limits.max_pages:
-                raise InputError(
-                    source.name,
-                    f"has {count} pages, over the limit of {limits.max_pages}"
-                    f"{limits.flag('max_pages')}",
-                )
-        if limits.max_stream_bytes is not None:
-            size = limits.max_stream_bytes
-            for objgen, how in _oversized_streams(pdf, size):
-                raise InputError(
-                    source.name,
-                    f"stream {objgen[0]} {objgen[1]} R {how} {_mib(size)}, "
-                    f"over the limit{limits.flag('max_stream_bytes')}",
-                )
+        vet_opened(pdf, source, limits, password)
     finally:
         pdf.close()
+
+
+def vet_opened(pdf: Any, source: PdfSource, limits: Limits, password: str = "") -> None:
+    """The limits on a document qpdf has opened (`pdf`), or, with None, on one only PDFium opens.
+
+    Streams are inflated a chunk at a time and only counted, so a
+    decompression bomb costs time bounded by the limit, never memory. Images,
+    attachments and metadata are skipped: the classifier reads their
+    dictionaries, never their data.
+    """
+    if pdf is None:
+        _pdfium_page_limit(source, limits, password)
+        return
+    if limits.max_pages is not None:
+        try:
+            count = len(pdf.pages)
+        except Exception as exc:  # a broken page tree raises from qpdf
+            raise InputError(source.name, f"page tree cannot be read: {_line(exc)}") from None
+        if count > limits.max_pages:
+            raise InputError(
+                source.name,
+                f"has {count} pages, over the limit of {limits.max_pages}"
+                f"{limits.flag('max_pages')}",
+            )
+    if limits.max_stream_bytes is not None:
+        size = limits.max_stream_bytes
+        for objgen, how in _oversized_streams(pdf, size):
+            raise InputError(
+                source.name,
+                f"stream {objgen[0]} {objgen[1]} R {how} {_mib(size)}, "
+                f"over the limit{limits.flag('max_stream_bytes')}",
+            )
 
 
 def _pdfium_page_limit(source: PdfSource, limits: Limits, password: str) -> None:

@@ -13,6 +13,7 @@ opened no document, so a replacement costs milliseconds.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
@@ -28,7 +29,7 @@ from typing import Any, TypeVar, Union
 from ..errors import InputError
 from ..model import DocumentReport
 from ..settings import CheckSettings
-from .limits import MIB, Limits, precheck
+from .limits import MIB, Limits, vet_opened
 
 #: What a job names: a path, or (bytes or path, display name).
 JobInput = Union[str, "os.PathLike[str]", tuple[bytes | str, str]]
@@ -68,9 +69,9 @@ def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Lim
     detail = ""
     try:
         source = read_source(pdf[0], pdf[1]) if isinstance(pdf, tuple) else read_source(pdf)
-        precheck(source, limits, password)
-        report = classify_or_raise(source.data, name=source.name, settings=settings,
-                                   password=password, page_helper=page_helper)
+        vet = functools.partial(vet_opened, source=source, limits=limits, password=password)
+        report = classify_or_raise(source, settings=settings, password=password,
+                                   page_helper=page_helper, vet=vet if limits.bounded else None)
         kind = REPORT
     except InputError as exc:
         report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
