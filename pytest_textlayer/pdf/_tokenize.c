@@ -4,7 +4,7 @@
  * for the streams it is sure of, as a pair: the walked instructions (a list of
  * (operator, operands) tuples) and the operand spans of skipped operators that
  * hold brackets (the caller checks that qpdf can parse them). It returns None
- * for any stream it is not sure of (a NUL byte, a comment, a character no
+ * for any stream it is not sure of (a NUL byte, a character no
  * token accepts, an unknown operator, unbalanced brackets, a number that is no
  * plain decimal): the Python tokenizer then decides, so both routes always
  * agree. Operands are read as the Python route reads them: numbers, names, plain
@@ -12,7 +12,8 @@
  * as its _MCID_ONLY; the spans it hands to qpdf's parser (_parsed), when they
  * hold only names, numbers, strings with the common escapes and arrays, as qpdf
  * reads them (integers as int). Every other span goes to the Python callable
- * `operands(span, op)`, the function the Python route uses.
+ * `operands(span, op)`, the function the Python route uses. Comments are dropped first, as
+ * the Python route drops them (strip_comments).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -509,6 +510,41 @@ static int has_bracket(const char *d, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
+/* contentstream.strip_comments, in place: every comment outside a string is dropped up to
+ * its end of line (qpdf's parser reads a comment as white space; TeX and MetaPost write them
+ * between the operands of cm, Tf and TJ). Strings nest and take backslash escapes, as the
+ * scan reads them. Returns the new length. */
+static Py_ssize_t strip_comments(char *d, Py_ssize_t len)
+{
+    if (memchr(d, '%', len) == NULL) return len;
+    Py_ssize_t out = 0, i = 0;
+    while (i < len) {
+        char c = d[i];
+        if (c == '(') {
+            Py_ssize_t depth = 0;
+            while (i < len) {
+                char x = d[i];
+                if (x == '\\') {
+                    d[out++] = d[i++];
+                    if (i < len) d[out++] = d[i++];
+                    continue;
+                }
+                d[out++] = d[i++];
+                if (x == '(') {
+                    depth++;
+                } else if (x == ')' && --depth == 0) {
+                    break;
+                }
+            }
+        } else if (c == '%') {
+            while (i < len && d[i] != '\r' && d[i] != '\n') i++;
+        } else {
+            d[out++] = d[i++];
+        }
+    }
+    return out;
+}
+
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -525,8 +561,10 @@ static PyObject *scan(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     memcpy(d, src, len);
-    memcpy(d + len, "\nEX", 4);
     PyBuffer_Release(&view);
+    len = strip_comments(d, len);
+    n = len + 3;
+    memcpy(d + len, "\nEX", 4);
 
     PyObject *result = NULL, *ops = NULL, *brackets = NULL;
     Tokens tk = {NULL, 0, 0};

@@ -140,8 +140,46 @@ def tokenize(data: bytes) -> list[Instruction] | None:
     return tokenize_python(data)
 
 
+_STRING_OR_COMMENT_BYTE = re.compile(rb"[\\()%]")
+_END_OF_LINE = re.compile(rb"[\r\n]")
+
+
+def strip_comments(data: bytes) -> bytes:
+    """`data` without its comments: each ``%`` outside a string up to its end of line.
+
+    qpdf's parser reads a comment as white space, and TeX and MetaPost write
+    them between the operands of ``cm``, ``Tf`` and ``TJ``; dropped here,
+    such streams are read by the tokenizers instead of qpdf's slower parser.
+    Strings nest and take backslash escapes (a ``%`` inside one is text).
+    The extension drops them the same way, before it scans.
+    """
+    if b"%" not in data:
+        return data
+    kept: list[bytes] = []
+    start = pos = depth = 0
+    while (found := _STRING_OR_COMMENT_BYTE.search(data, pos)) is not None:
+        at, byte = found.start(), data[found.start()]
+        pos = at + 1
+        if depth:
+            if byte == 0x5C:  # a backslash: the next byte is escaped
+                pos = at + 2
+            elif byte == 0x28:
+                depth += 1
+            elif byte == 0x29:
+                depth -= 1
+        elif byte == 0x28:
+            depth = 1
+        elif byte == 0x25:
+            kept.append(data[start:at])
+            end = _END_OF_LINE.search(data, at)
+            start = pos = end.start() if end is not None else len(data)
+    kept.append(data[start:])
+    return b"".join(kept)
+
+
 def tokenize_python(data: bytes) -> list[Instruction] | None:
     """:func:`tokenize` in Python alone (the route of streams the extension hands back)."""
+    data = strip_comments(data)
     # The sentinel operator (not walked) takes any trailing operands, as qpdf drops them, so
     # every match starts where the last ended: nothing is read from inside a skipped token.
     found = _INSTRUCTION.findall(data + b"\nEX")
