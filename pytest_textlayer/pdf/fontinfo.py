@@ -10,6 +10,8 @@ read fonts through this record.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -269,15 +271,25 @@ class FontInfo:
         return status, route, problem
 
 
+_LITTLE_ENDIAN = sys.byteorder == "little"
+
+
+def _unpack_two_byte(data: bytes) -> list[int]:
+    codes = array("H")
+    codes.frombytes(data[: len(data) // 2 * 2])
+    if _LITTLE_ENDIAN:
+        codes.byteswap()
+    return codes.tolist()
+
+
 def split_codes(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[int]:
     """The character codes of one shown string, read through the codespace `ranges`."""
     if len(ranges) == 1:
         width = ranges[0][0]
         if width == 1:
             return list(data)
-        if width == 2:
-            n = len(data) // 2
-            return [data[2 * i] << 8 | data[2 * i + 1] for i in range(n)]
+        if width == 2:  # Identity-H and most CID fonts: one C call, not a step per code
+            return _unpack_two_byte(data)
     return _split_mixed(data, ranges)
 
 
