@@ -205,7 +205,20 @@ def _load_sfnt_cff(font: Any, prog: Program) -> Program:
     if facts.charset:  # the glyph order, which fontTools would read by decompiling all the CFF
         font.setGlyphOrder(list(facts.charset))
     kinds: list[tuple[int, int]] = []
-    if "cmap" in font:
+    decoded = _cmap_subtables(font.getTableData("cmap")) if (
+        facts.charset and "cmap" in font) else None
+    if decoded is not None:  # glyph ids straight from the table: no names to turn back
+        found: dict[int, int] | None = None
+        for platform, encoding, subtable in decoded:
+            kinds.append((platform, encoding))
+            if platform == 0 or (platform == 3 and encoding in (1, 10)):
+                if found is None or len(subtable.cmap) > len(found):
+                    found = subtable.cmap
+            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
+                prog.symbol_cmap = dict(subtable.cmap)
+        if found:
+            prog.cmap = dict(found)
+    elif "cmap" in font:  # anything unusual: fontTools reads the table
         best: dict[int, str] | None = None
         for table in font["cmap"].tables:
             kinds.append((table.platformID, table.platEncID))
