@@ -31,13 +31,40 @@ def name_to_unicode(name: str, zapf: bool = False) -> str:
     """The AGL specification's mapping of a glyph name ('' when the name means nothing)."""
     if not name or name == ".notdef":
         return ""
-    if not zapf:
-        known = _standard()[1].get(name)
-        if known is not None:
-            return known
-    from fontTools import agl
+    if zapf:
+        from fontTools import agl
 
-    return str(agl.toUnicode(name, isZapfDingbats=zapf))
+        return str(agl.toUnicode(name, isZapfDingbats=True))
+    known = _standard()[1]
+    found = known.get(name)
+    if found is not None:
+        return found
+    # The AGL specification's mapping (fontTools.agl.toUnicode's steps), over the list kept
+    # in the user cache: importing fontTools.agl to read it costs about 15 ms a process.
+    return "".join([_component(part, known) for part in name.split(".", 1)[0].split("_")])
+
+
+_UNI_NAME = re.compile("^uni([0-9A-F]+)$")
+_U_NAME = re.compile("^u([0-9A-F]{4,6})$")
+
+
+def _component(part: str, known: dict[str, str]) -> str:
+    """One ``_``-separated component of a glyph name: the list, ``uniXXXX``, ``uXXXX[XX]``."""
+    found = known.get(part)
+    if found:
+        return found
+    uni = _UNI_NAME.match(part)
+    if uni is not None and len(uni.group(1)) % 4 == 0:
+        digits = uni.group(1)
+        values = [int(digits[i:i + 4], 16) for i in range(0, len(digits), 4)]
+        if not any(0xD800 <= value <= 0xDFFF for value in values):
+            return "".join(map(chr, values))
+    single = _U_NAME.match(part)
+    if single is not None:
+        value = int(single.group(1), 16)
+        if value <= 0xD7FF or 0xE000 <= value <= 0x10FFFF:
+            return chr(value)
+    return ""
 
 
 def encoding_table(name: str) -> dict[int, str]:
@@ -51,11 +78,12 @@ _STANDARD: list[tuple[dict[str, dict[int, str]], dict[str, str]]] = []
 
 
 def _standard() -> tuple[dict[str, dict[int, str]], dict[str, str]]:
-    """The named encodings' tables and what their glyph names mean, kept in the user cache.
+    """The named encodings' tables and what glyph names mean, kept in the user cache.
 
-    Most documents use only these names, and reading the Adobe Glyph List
-    (importing fontTools.agl) costs about 10 ms a process; the answers do not
-    change until this module or fontTools' list does.
+    What names mean: every name of the Adobe Glyph List and of these
+    encodings. Reading the list (importing fontTools.agl) costs about 15 ms a
+    process; the answers do not change until this module or fontTools' list
+    does.
     """
     if not _STANDARD:
         from importlib.machinery import PathFinder
@@ -76,7 +104,9 @@ def _build_standard() -> tuple[dict[str, dict[int, str]], dict[str, str]]:
 
     tables = {name: _build_table(name) for name in NAMED_ENCODINGS}
     names = {glyph for table in tables.values() for glyph in table.values()}
-    return tables, {glyph: str(agl.toUnicode(glyph)) for glyph in sorted(names)}
+    known = {glyph: "".join(map(chr, values)) for glyph, values in agl.LEGACY_AGL2UV.items()}
+    known.update((glyph, str(agl.toUnicode(glyph))) for glyph in sorted(names))
+    return tables, known
 
 
 def _build_table(name: str) -> dict[int, str]:
