@@ -203,6 +203,13 @@ def confirmed(
     return agree, covered
 
 
+@functools.lru_cache(maxsize=8192)
+def one_text(text: str) -> frozenset[str]:
+    """The account of a glyph with one text, shared: every font's ``a`` is the same set
+    (a long document's fonts otherwise keep a set per glyph each)."""
+    return frozenset((text,))
+
+
 def name_texts(names: Mapping[int, str], zapf: bool = False) -> dict[int, frozenset[str]]:
     """Code → text of the glyph names an encoding selects (names that mean nothing left out)."""
     from .encodings import is_index_name, name_to_unicode
@@ -213,7 +220,7 @@ def name_texts(names: Mapping[int, str], zapf: bool = False) -> dict[int, frozen
             continue
         text = name_to_unicode(name, zapf)
         if text:
-            out[code] = frozenset((text,))
+            out[code] = one_text(text)
     return out
 
 
@@ -311,7 +318,7 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any,
         # A CID-keyed CFF numbers its glyphs by a character collection's CIDs: the
         # collection's own table says what each CID is (codes are CIDs: Identity only).
         table = collection_table(prog.ros[1])
-        return {cid: frozenset((text,)) for cid, text in table.items()
+        return {cid: one_text(text) for cid, text in table.items()
                 if wanted is None or cid in wanted}, (
             f"Adobe-{prog.ros[1]} CIDs" if table else ""), bool(table)
     names = "" if prog.cid_keyed else (
