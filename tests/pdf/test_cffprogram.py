@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from _cff import cff_program
 from _producers import GHOSTSCRIPT
 
 from pytest_textlayer.pdf.cffprogram import CffError, CffFacts, read_cff
@@ -84,27 +85,8 @@ def test_checking_cff_fonts_leaves_fonttools_cfflib_unimported(ghostscript_pdf: 
     assert ran.stdout.split() == ["readable", "False"]
 
 
-def _built(glyphs: list[str]) -> bytes:
-    """A CFF program as fontTools' font builder writes it (a charset, standard encoding)."""
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.t2CharStringPen import T2CharStringPen
-
-    builder = FontBuilder(1000, isTTF=False)
-    builder.setupGlyphOrder(glyphs)
-    charstrings = {}
-    for name in glyphs:
-        pen = T2CharStringPen(600, None)
-        pen.moveTo((50, 0))
-        pen.lineTo((550, 0))
-        pen.lineTo((300, 700))
-        pen.closePath()
-        charstrings[name] = pen.getCharString()
-    builder.setupCFF("Built", {"FullName": "Built"}, charstrings, {})
-    return bytes(builder.font.getTableData("CFF "))
-
-
 def test_fonttools_built_program_with_names_outside_the_standard_strings() -> None:
-    data = _built([".notdef", "A", "B", "uni0416", "f_i"])
+    data = cff_program(("A", "B", "uni0416", "f_i"))
     ours = read_cff(data)
     assert ours == fonttools_facts(data)
     assert ours.charset == [".notdef", "A", "B", "uni0416", "f_i"]
@@ -113,7 +95,7 @@ def test_fonttools_built_program_with_names_outside_the_standard_strings() -> No
 
 def test_charset_offset_zero_is_the_predefined_iso_adobe_charset() -> None:
     """Offset 0 names the ISOAdobe charset (fontTools reads it so too)."""
-    data = _charset_at_zero(_built([".notdef", "space", "exclam", "quotedbl"]))
+    data = _charset_at_zero(cff_program(("space", "exclam", "quotedbl")))
     assert read_cff(data).charset == [".notdef", "space", "exclam", "quotedbl"]
     assert read_cff(data) == fonttools_facts(data)
 
@@ -150,7 +132,7 @@ def _charset_at_zero(data: bytes) -> bytes:
 
 @pytest.mark.parametrize("cut", [3, 10, 40])
 def test_truncated_program_is_an_error_not_a_crash(cut: int) -> None:
-    data = _built([".notdef", "A", "B"])
+    data = cff_program(("A", "B"))
     with pytest.raises(CffError):
         read_cff(data[:cut])
 
