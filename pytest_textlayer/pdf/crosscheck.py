@@ -182,25 +182,40 @@ def compare(
 
 
 def confirmed(
-    tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], drawn: Mapping[int, int]
+    tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], drawn: Mapping[int, int],
+    memo: dict[int, bool | None] | None = None,
 ) -> tuple[int, int]:
     """(glyphs whose ToUnicode value the program's own account gives too, glyphs it accounts
     for) among `drawn`: how far the font program vouches for the map on one page.
 
     Unlike :func:`compare`, every kind of character counts (digits, punctuation and spaces
-    are named too), so a table of figures is vouched for as well as prose.
+    are named too), so a table of figures is vouched for as well as prose. `memo` keeps
+    each code's answer for the font's next pages (its map and account do not change).
     """
     agree = covered = 0
     for code, n in drawn.items():
-        texts = own.get(code)
-        value = tounicode.get(code)
-        if not texts or not value or len(texts) > MAX_SHARED:
-            continue  # a glyph given many characters (a glyphless OCR font's) vouches for none
+        found = memo.get(code, _UNASKED) if memo is not None else _UNASKED
+        if found is _UNASKED:
+            found = _agrees(tounicode.get(code), own.get(code))
+            if memo is not None:
+                memo[code] = found
+        if found is None:
+            continue
         covered += n
-        folded = _fold(value)
-        if any(_fold(t) == folded or _lookalike(folded, _fold(t)) for t in texts):
+        if found:
             agree += n
     return agree, covered
+
+
+_UNASKED: Any = object()
+
+
+def _agrees(value: str | None, texts: frozenset[str] | None) -> bool | None:
+    """Whether the account gives the map's value; None when it says nothing of the glyph."""
+    if not texts or not value or len(texts) > MAX_SHARED:
+        return None  # a glyph given many characters (a glyphless OCR font's) vouches for none
+    folded = _fold(value)
+    return any(_fold(t) == folded or _lookalike(folded, _fold(t)) for t in texts)
 
 
 @functools.lru_cache(maxsize=8192)

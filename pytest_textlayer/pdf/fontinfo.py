@@ -94,6 +94,9 @@ class FontInfo:
     has_account: bool = field(default=False, repr=False)
     #: Set by :attr:`contradiction`: the program's own texts per code (see crosscheck.confirmed).
     account_texts: Mapping[int, frozenset[str]] = field(default_factory=dict, repr=False)
+    #: Code -> whether the account vouches for its mapped value (None: says nothing), as
+    #: pages ask (see soundroute).
+    vouching: dict[int, bool | None] = field(default_factory=dict, repr=False, compare=False)
     #: The font has a ToUnicode stream (its route is the producer's claim, to be vouched for).
     tounicode: bool = False
     #: Flag 3 of the descriptor without flag 6: the font selects glyphs by code, not by name.

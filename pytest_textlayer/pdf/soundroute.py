@@ -101,7 +101,7 @@ def _vouched(font: FontInfo, codes: Mapping[int, int]) -> bool:
         return _widths_follow(font, codes)
     # Bad codes (no value, or a null one) are weighed by the font rung, not vouched for here.
     drawn = {code: n for code, n in codes.items() if not font.is_bad_code(code)}
-    agree, covered = confirmed(font.unicode, own, drawn)
+    agree, covered = confirmed(font.unicode, own, drawn, font.vouching)
     total = sum(drawn.values())
     return covered > 0 and covered >= MIN_COVERED * total and agree >= MIN_AGREEING * covered
 
