@@ -24,6 +24,9 @@ _TOKEN = re.compile(
     re.S,
 )
 _SPACE = re.compile(rb"\s+")
+#: A run of hex-string tokens (what _TOKEN would find one at a time), and its items' digits.
+_HEX_RUN = re.compile(rb"(?:\s*<[0-9A-Fa-f\s]*>)+")
+_HEX_ITEM = re.compile(rb"<([0-9A-Fa-f\s]*)>")
 #: The most codes a single range may expand to (guards against 0000-FFFFFFFF bombs).
 MAX_RANGE = 0x10000
 #: The most codes all ranges of one CMap may expand to together: a real CMap covers at most
@@ -131,7 +134,18 @@ def parse_cmap(data: bytes) -> CMap:
     sections = 0
     section: bytes | None = None
     last: tuple[int, bytes] = (0, b"")
-    for match in _TOKEN.finditer(data):
+    pos = 0
+    while True:
+        if section is not None:
+            # A section's usual body, hex strings only: the tokens of the whole run in one step.
+            run = _HEX_RUN.match(data, pos)
+            if run is not None:
+                tokens.extend([(1, digits) for digits in _HEX_ITEM.findall(run.group())])
+                pos = run.end()
+        match = _TOKEN.search(data, pos)
+        if match is None:
+            break
+        pos = match.end()
         kind = match.lastindex or 0
         if kind == 0:  # comment
             continue

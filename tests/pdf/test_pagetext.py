@@ -339,3 +339,21 @@ def test_letter_spacing_of_single_glyphs_is_not_a_word_gap() -> None:
     """cairo spaces every monospace glyph by the same adjustment; only the larger gap splits."""
     text = _tj_page(b"[(W)-308(o)-308(r)-308(d)-308(s)-1200(h)-308(e)-308(r)-308(e)]")
     assert text == "Words here"
+
+
+def test_widths_read_in_one_step_equal_reading_each_item() -> None:
+    """A font's /Widths is read from its text; an indirect array, an indirect item or a
+    non-number falls back to qpdf's items (an indirect /Widths once read as "8 0 R")."""
+    import pikepdf
+
+    from pytest_textlayer.pdf.pagetext import _numbers
+
+    pdf = pikepdf.new()
+    plain = pikepdf.Array([250, 333.5, 0, -1])
+    shared = pdf.make_indirect(pikepdf.Array([278, 556, 500.25]))
+    holder = pdf.make_indirect(pikepdf.Dictionary(Widths=shared))
+    with_item = pikepdf.Array([500, pdf.make_indirect(600)])
+    for array in (plain, holder.Widths, with_item, pikepdf.Array([])):
+        assert _numbers(array) == [float(w) for w in array]
+    assert holder.Widths.unparse().endswith(b" R")  # what the one-step read must not parse
+    assert _numbers(holder.Widths) == [278.0, 556.0, 500.25]
