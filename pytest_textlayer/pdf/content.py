@@ -564,7 +564,8 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
     import pikepdf
 
     try:
-        page = pdf.pages[page_index].obj
+        helper = pdf.pages[page_index]  # once: each lookup walks qpdf's page list again
+        page = helper.obj
     except (IndexError, pikepdf.PdfError) as exc:
         raise ValueError(f"page {page_index + 1}: cannot be read ({_one_line(exc)})") from None
     box = page_box(page)
@@ -573,7 +574,7 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
     contents = page.get("/Contents")
     what = f"page {page_index + 1}"
     if isinstance(contents, (pikepdf.Array, pikepdf.Stream)):
-        walker.walk(pdf.pages[page_index], resources, _State(), 0, what=what)
+        walker.walk(helper, resources, _State(), 0, what=what)
         failed = bool(walker.errors) and walker.errors[0].startswith(f"{what}: content stream")
         if failed and isinstance(contents, pikepdf.Array) and len(contents) > 1:
             # One bad part spoils the joined stream: read the parts one by one instead.
