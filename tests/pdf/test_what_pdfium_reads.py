@@ -85,3 +85,15 @@ def test_a_file_whose_pages_pdfium_cannot_load_either_is_refused(name: str) -> N
     report = classify(WILD_CORPUS / name)
     assert report.error is not None and report.error.startswith("damaged PDF: ")
     assert not report.pages
+
+
+@needs_wild
+def test_the_page_limit_holds_for_a_file_only_pdfium_opens(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The limits are vetted on the document the classifier opens; one qpdf cannot open is
+    counted by PDFium (30 pages here), and refused in one line all the same."""
+    path = WILD_CORPUS / "qpdf__qpdf_qtest_qpdf_unfilterable-with-crypt.pdf"
+    assert main(["check", "--max-pages", "10", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"textlayer: error: {path}: has 30 pages, over the limit of 10 (--max-pages)"
+    assert main(["check", "--max-pages", "30", "-q", str(path)]) == 0
