@@ -196,7 +196,10 @@ _CHOICE_CONF = re.compile(r"x_confs\s+([\d.]+)")
 def parse_hocr(data: str) -> list[OcrChar]:
     """Characters of a Tesseract hOCR document made with ``hocr_char_boxes=1``."""
     root = ET.fromstring(data)
-    chars: list[OcrChar] = []
+    # (character, its candidates): the candidates follow the character they belong to,
+    # and are gathered before the frozen character is made (six or so a character: making
+    # it again for each cost more than all the rest of the parse).
+    found: list[tuple[OcrChar, list[tuple[str, float]]]] = []
     word_no = line_no = 0
     for elem in root.iter():
         cls = elem.get("class", "")
@@ -204,12 +207,12 @@ def parse_hocr(data: str) -> list[OcrChar]:
             line_no += 1
         elif cls == "ocrx_word":
             word_no += 1
-        elif cls == "ocrx_cinfo" and "x_confs" in elem.get("title", "") and chars:
+        elif cls == "ocrx_cinfo" and "x_confs" in elem.get("title", "") and found:
             # One of the candidates Tesseract weighed for the character just read.
-            last = chars[-1]
-            found = _CHOICE_CONF.search(elem.get("title", ""))
-            choice = ("".join(elem.itertext()), float(found.group(1)) if found else 0.0)
-            chars[-1] = dataclasses.replace(last, choices=(*last.choices, choice))
+            weight = _CHOICE_CONF.search(elem.get("title", ""))
+            found[-1][1].append(
+                ("".join(elem.itertext()), float(weight.group(1)) if weight else 0.0)
+            )
         elif cls == "ocrx_cinfo":
             title = elem.get("title", "")
             box = _BBOX.search(title)
@@ -217,16 +220,15 @@ def parse_hocr(data: str) -> list[OcrChar]:
             text = "".join(elem.itertext())
             if box and text.strip():
                 x0, y0, x1, y1 = (float(v) for v in box.groups())
-                chars.append(
-                    OcrChar(
-                        text,
-                        (x0, y0, x1, y1),
-                        float(conf.group(1)) if conf else 0.0,
-                        word_no,
-                        line_no,
-                    )
+                char = OcrChar(
+                    text, (x0, y0, x1, y1), float(conf.group(1)) if conf else 0.0, word_no,
+                    line_no,
                 )
-    return chars
+                found.append((char, []))
+    return [
+        dataclasses.replace(char, choices=tuple(choices)) if choices else char
+        for char, choices in found
+    ]
 
 
 def chars_text(chars: Iterable[OcrChar]) -> str:
