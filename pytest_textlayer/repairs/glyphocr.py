@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .fontusage import FontUsage
-from .glyphreading import FALLBACK_CONF, read_glyphs
+from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
 from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs
 from .recover import Recovery, coverage, usable_text
 
@@ -104,10 +104,11 @@ def read_page(
         top, bottom, band_chars = band
         key_of_word = {id(g): key for key, items in glyphs.items() for g in items}
         rest_words, rest_codes = [], []
+        grouped = ocr_words(band_chars)
         for word, word_codes in zip(words, codes, strict=True):
             if min(g.box[1] for g in word) >= top and max(g.box[3] for g in word) <= bottom:
                 key = key_of_word[id(word[0])]
-                for glyph, got in read_glyphs(word, band_chars, alternatives[key]):
+                for glyph, got in read_glyphs(word, band_chars, alternatives[key], grouped):
                     if got[1] > FALLBACK_CONF:
                         have[(key, glyph.code)] = have.get((key, glyph.code), 0) + 1
                     yield key, glyph, got
@@ -128,9 +129,10 @@ def read_page(
                     yield key, glyph, (" ", 100.0)
         if specimen.choose(codes, have):
             chars = ocr.recognise(image, lang)
+            grouped = ocr_words(chars)
             for word in words:
                 key = key_of[id(word[0])]
-                for glyph, got in read_glyphs(word, chars, alternatives[key]):
+                for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
                     yield key, glyph, got
         return
     if sheet is None:
@@ -146,9 +148,10 @@ def read_page(
                 yield key, glyph, (" ", 100.0)
     key_of = {id(g): key for key, items in glyphs.items() for g in items}
     # One word at a time: words of the sheet are not neighbours on the page.
+    grouped = ocr_words(chars)
     for word in sheet.words:
         key = key_of[id(word[0])]
-        for glyph, got in read_glyphs(word, chars, alternatives[key]):
+        for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
             yield key, glyph, got
 
 
