@@ -141,7 +141,7 @@ def read_page(
             for glyph, got in read_glyphs(items, chars, alternatives[key]):
                 yield key, glyph, got
         return
-    chars = sheet.to_page(ocr.recognise(sheet.image, lang))
+    chars = sheet.to_page(ocr.recognise(sheet.image, lang, block=True))
     for key, items in glyphs.items():
         for glyph in items:
             if glyph.blank:

@@ -184,3 +184,30 @@ def test_the_declared_language_is_read_as_a_tesseract_pack(
         if declared is not None:
             pdf.Root.Lang = pikepdf.String(declared)
         assert declared_pack(pdf) == pack
+
+
+def test_a_specimen_sheet_is_read_as_one_block_of_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sheet is rows of words laid out by glyph OCR itself: Tesseract is told so (page
+    segmentation mode 6) instead of analysing its layout, and the page still reads exactly."""
+    from PIL import Image
+
+    reads: list[tuple[list[str], int]] = []
+    real = ocr._run
+
+    def seen(args: list[str], what: str) -> object:
+        if what == "Tesseract":
+            with Image.open(args[1]) as picture:
+                reads.append((args, picture.height))
+        return real(args, what)
+
+    monkeypatch.setattr(ocr, "_run", seen)
+    monkeypatch.setattr(ocr, "_READ", {})
+    broken, truth = _severed(tmp_path, "fr")
+    out = tmp_path / "fr.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ok
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+    page_height = 792 * 300 // 72  # the notice's Letter page at 300 dpi
+    sheets = [args for args, height in reads if height < page_height]
+    assert sheets and all("--psm" in args and "6" in args for args in sheets), reads
