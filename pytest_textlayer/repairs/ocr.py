@@ -314,15 +314,15 @@ def remember_band(page: Any, lang: str, top: float, bottom: float, chars: list[O
 
 def band_read(page: Any, lang: str) -> tuple[float, float, list[OcrChar]] | None:
     """A band of this page read earlier in this language: (top, bottom, characters)."""
-    return _BANDS.get((_digest(page), lang))
+    # No band kept (glyph OCR chose the language itself): no page's pixels to hash.
+    return _BANDS.get((_digest(page), lang)) if _BANDS else None
 
 
 def already_read(image: Any, lang: str) -> list[OcrChar] | None:
     """What :func:`recognise` read on this image in this language earlier, if it still knows."""
-    import hashlib
-
-    digest = hashlib.sha256(repr((image.size, image.mode)).encode() + image.tobytes()).hexdigest()
-    found = _READ.get((digest, lang))
+    if not any(key[1] == lang for key in _READ):
+        return None  # nothing read in this language: no page's pixels to hash
+    found = _READ.get((_digest(image), lang))
     return None if found is None else list(found)
 
 
