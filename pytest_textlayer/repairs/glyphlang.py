@@ -125,7 +125,7 @@ def choose_lang(
                     if _agreed(again[0], wanted) > agreed:
                         script, (readings, alternatives, text) = other, again
                         agreed = _agreed(readings, wanted)
-            remember_first_pass(data, index, dpi, script, readings, alternatives)
+            remember_first_pass(data, index, dpi, script, readings, alternatives, image, glyphs)
             best = langmodel.best_language(text)
             found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
             if found and found in ocr.tesseract_info().languages:

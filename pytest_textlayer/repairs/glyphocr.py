@@ -156,9 +156,10 @@ def read_page(
 
 
 #: The page :func:`.glyphlang.choose_lang` read, for :func:`from_glyphs` to take its readings
-#: instead of reading it again in the same language: (PDF digest, page, dpi, language) ->
-#: (readings, alternatives), per font.
-_FIRST_PASS: dict[tuple[str, int, int, str], tuple[Any, Any]] = {}
+#: instead of reading it again in the same language, and its render and glyph boxes when the
+#: language named is another: (PDF digest, page, dpi) -> (language, readings, alternatives
+#: per font, image, glyphs per font).
+_FIRST_PASS: dict[tuple[str, int, int], tuple[str, Any, Any, Any, Any]] = {}
 
 
 def _digest(data: bytes) -> str:
@@ -168,9 +169,9 @@ def _digest(data: bytes) -> str:
 
 
 def remember_first_pass(data: bytes, index: int, dpi: int, lang: str, readings: Any,
-                         alternatives: Any) -> None:
+                         alternatives: Any, image: Any = None, glyphs: Any = None) -> None:
     _FIRST_PASS.clear()
-    _FIRST_PASS[(_digest(data), index, dpi, lang)] = (readings, alternatives)
+    _FIRST_PASS[(_digest(data), index, dpi)] = (lang, readings, alternatives, image, glyphs)
 
 
 def from_glyphs(
@@ -207,13 +208,13 @@ def from_glyphs(
     try:
         for index in pages:
             drawn = {(u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run}
-            first = _FIRST_PASS.pop((digest, index, dpi, lang), None)
-            if first is not None:
+            first = _FIRST_PASS.pop((digest, index, dpi), None)
+            if first is not None and first[0] == lang:
                 # Choosing the language read this page in this language: its readings stand.
-                for key, by_code in first[0].items():
+                for key, by_code in first[1].items():
                     for code, seen in by_code.items():
                         readings.setdefault(key, {}).setdefault(code, []).extend(seen)
-                for key, by_code in first[1].items():
+                for key, by_code in first[2].items():
                     for code, tally in by_code.items():
                         alternatives.setdefault(key, {}).setdefault(code, Counter()).update(tally)
                 for pair in drawn:
@@ -226,21 +227,26 @@ def from_glyphs(
                 # Every code here is read often enough, or was looked at on enough pages
                 # that more would not help: save an OCR run.
                 continue
-            page = doc[index]
-            if page.get_rotation() % 360:
-                continue
-            names = page_names(wanted, index)
-            if not names:
-                continue
-            scale = dpi / 72
-            glyphs = pdfium_glyphs(page, names, index, scale, blanks)
-            if not glyphs:
-                continue
-            image = page.render(scale=scale).to_pil().convert("L")
+            if first is not None and first[3] is not None:
+                # Read in another language while choosing it: the render and the glyph boxes
+                # (inkless glyphs marked) stand, only the reading is done again.
+                image, glyphs = first[3], first[4]
+            else:
+                page = doc[index]
+                if page.get_rotation() % 360:
+                    continue
+                names = page_names(wanted, index)
+                if not names:
+                    continue
+                scale = dpi / 72
+                glyphs = pdfium_glyphs(page, names, index, scale, blanks)
+                if not glyphs:
+                    continue
+                image = page.render(scale=scale).to_pil().convert("L")
+                for items in glyphs.values():
+                    mark_inkless(items, image)
             for pair in drawn:
                 looked[pair] = looked.get(pair, 0) + 1
-            for items in glyphs.values():
-                mark_inkless(items, image)
             for usage_key, glyph, got in read_page(image, glyphs, readings, alternatives, lang):
                 readings[usage_key].setdefault(glyph.code, []).append(got)
     finally:

@@ -211,3 +211,30 @@ def test_a_specimen_sheet_is_read_as_one_block_of_lines(
     page_height = 792 * 300 // 72  # the notice's Letter page at 300 dpi
     sheets = [args for args, height in reads if height < page_height]
     assert sheets and all("--psm" in args and "6" in args for args in sheets), reads
+
+
+def test_a_page_read_while_choosing_the_language_is_rendered_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declared Bulgarian, the Russian page is first read in Bulgarian; the letter-pair model
+    names Russian and the page is read again in Russian, from the render and glyph boxes the
+    first reading made."""
+    from pytest_textlayer.repairs import glyphlang, glyphocr
+
+    boxed: list[int] = []
+    for module in (glyphlang, glyphocr):
+        real = module.pdfium_glyphs
+
+        def counted(*args: object, real: object = real, **kwargs: object) -> object:
+            boxed.append(1)
+            return real(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, "pdfium_glyphs", counted)
+    runs = _tesseract_runs(monkeypatch)
+    broken, truth = _severed(tmp_path, "ru")
+    _declaring(broken, "bg")
+    out = tmp_path / "ru.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract", "Tesseract"]  # Bulgarian, then Russian: no script detection
+    assert len(boxed) == 1
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
