@@ -23,8 +23,32 @@ from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_gly
 OSD_GLYPHS = 150
 
 
+def declared_pack(pdf: Any) -> str | None:
+    """The installed Tesseract pack of the language the document declares (the catalog's
+    /Lang, ISO 32000 14.9.2: ``fr``, ``ru-RU``), or None.
+
+    Browsers write the page's ``lang`` there; LibreOffice its default language,
+    which need not be the text's (``en-US`` on a Russian text): a declaration is
+    where glyph OCR's first pass starts, never what it concludes.
+    """
+    from . import ocr
+
+    try:
+        value = pdf.Root.get("/Lang")
+        text = str(value) if value is not None else ""
+    except Exception:  # noqa: BLE001 - a damaged catalog declares nothing
+        return None
+    iso = text.strip().replace("_", "-").split("-")[0].lower()
+    pack = ocr.TESSERACT_CODES.get(iso)
+    try:
+        installed = ocr.tesseract_info().languages
+    except Exception:  # noqa: BLE001 - no Tesseract: nothing to read in anyway
+        return None
+    return pack if pack in installed else None
+
+
 def choose_lang(
-    data: bytes, usages: Iterable[FontUsage], *, dpi: int = 300
+    data: bytes, usages: Iterable[FontUsage], *, dpi: int = 300, declared: str | None = None
 ) -> tuple[str, str] | None:
     """Tesseract's language for a document whose text nothing names, from glyph OCR's own
     first pass: (pack, how it was chosen), or None when no page's glyphs can be read.
@@ -40,6 +64,12 @@ def choose_lang(
     agree most is kept. When that is the script's pack, glyph
     OCR finds the sheet already read (:func:`.ocr.recognise` keeps it), so the
     language costs one small script detection and no reading of its own.
+
+    A document that declares its language (``declared``, a Tesseract pack:
+    :func:`declared_pack`) is read in that pack first, and script detection
+    runs only when the votes of that reading disagree: Tesseract's script
+    detection costs as much CPU as reading the sheet, and a browser's
+    declaration is the page's own ``lang``.
     """
     import pypdfium2
 
@@ -68,23 +98,34 @@ def choose_lang(
                      for w in glyph_words(items)]
             total = sum(len(items) for items in glyphs.values())
             sheet = specimen.build(image, words, codes, total, {})
-            script = ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
+            script = declared or ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
 
             readings, alternatives, text = _first_pass(image, glyphs, wanted, blanks, script)
             agreed = _agreed(readings, wanted)
+            tried = {script}
+            if agreed < MIN_AGREED and declared:
+                # The declared language is not the glyphs' script (a producer's default
+                # language over a text in another): ask script detection after all.
+                detected = ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
+                tried.add(detected)
+                if detected != script:
+                    again = _first_pass(image, glyphs, wanted, blanks, detected)
+                    if _agreed(again[0], wanted) > agreed:
+                        script, (readings, alternatives, text) = detected, again
+                        agreed = _agreed(readings, wanted)
             if agreed < MIN_AGREED:
                 # Script detection errs (a Greek serif heading taken for Latin): read in the
                 # wrong script, most codes get votes that disagree. Each other script's pack
                 # reads the sheet, and the reading whose votes agree on the most codes wins.
                 installed = ocr.tesseract_info().languages
                 for other in dict.fromkeys(ocr.SCRIPT_LANG.values()):
-                    if other == script or other not in installed:
+                    if other in tried or other not in installed:
                         continue
                     again = _first_pass(image, glyphs, wanted, blanks, other)
                     if _agreed(again[0], wanted) > agreed:
                         script, (readings, alternatives, text) = other, again
                         agreed = _agreed(readings, wanted)
-            remember_first_pass(data, index, dpi, script, readings, alternatives)
+            remember_first_pass(data, index, dpi, script, readings, alternatives, image, glyphs)
             best = langmodel.best_language(text)
             found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
             if found and found in ocr.tesseract_info().languages:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .fontusage import FontUsage
-from .glyphreading import FALLBACK_CONF, read_glyphs
+from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
 from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs
 from .recover import Recovery, coverage, usable_text
 
@@ -104,10 +104,11 @@ def read_page(
         top, bottom, band_chars = band
         key_of_word = {id(g): key for key, items in glyphs.items() for g in items}
         rest_words, rest_codes = [], []
+        grouped = ocr_words(band_chars)
         for word, word_codes in zip(words, codes, strict=True):
             if min(g.box[1] for g in word) >= top and max(g.box[3] for g in word) <= bottom:
                 key = key_of_word[id(word[0])]
-                for glyph, got in read_glyphs(word, band_chars, alternatives[key]):
+                for glyph, got in read_glyphs(word, band_chars, alternatives[key], grouped):
                     if got[1] > FALLBACK_CONF:
                         have[(key, glyph.code)] = have.get((key, glyph.code), 0) + 1
                     yield key, glyph, got
@@ -128,9 +129,10 @@ def read_page(
                     yield key, glyph, (" ", 100.0)
         if specimen.choose(codes, have):
             chars = ocr.recognise(image, lang)
+            grouped = ocr_words(chars)
             for word in words:
                 key = key_of[id(word[0])]
-                for glyph, got in read_glyphs(word, chars, alternatives[key]):
+                for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
                     yield key, glyph, got
         return
     if sheet is None:
@@ -139,23 +141,25 @@ def read_page(
             for glyph, got in read_glyphs(items, chars, alternatives[key]):
                 yield key, glyph, got
         return
-    chars = sheet.to_page(ocr.recognise(sheet.image, lang))
+    chars = sheet.to_page(ocr.recognise(sheet.image, lang, block=True))
     for key, items in glyphs.items():
         for glyph in items:
             if glyph.blank:
                 yield key, glyph, (" ", 100.0)
     key_of = {id(g): key for key, items in glyphs.items() for g in items}
     # One word at a time: words of the sheet are not neighbours on the page.
+    grouped = ocr_words(chars)
     for word in sheet.words:
         key = key_of[id(word[0])]
-        for glyph, got in read_glyphs(word, chars, alternatives[key]):
+        for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
             yield key, glyph, got
 
 
 #: The page :func:`.glyphlang.choose_lang` read, for :func:`from_glyphs` to take its readings
-#: instead of reading it again in the same language: (PDF digest, page, dpi, language) ->
-#: (readings, alternatives), per font.
-_FIRST_PASS: dict[tuple[str, int, int, str], tuple[Any, Any]] = {}
+#: instead of reading it again in the same language, and its render and glyph boxes when the
+#: language named is another: (PDF digest, page, dpi) -> (language, readings, alternatives
+#: per font, image, glyphs per font).
+_FIRST_PASS: dict[tuple[str, int, int], tuple[str, Any, Any, Any, Any]] = {}
 
 
 def _digest(data: bytes) -> str:
@@ -165,9 +169,9 @@ def _digest(data: bytes) -> str:
 
 
 def remember_first_pass(data: bytes, index: int, dpi: int, lang: str, readings: Any,
-                         alternatives: Any) -> None:
+                         alternatives: Any, image: Any = None, glyphs: Any = None) -> None:
     _FIRST_PASS.clear()
-    _FIRST_PASS[(_digest(data), index, dpi, lang)] = (readings, alternatives)
+    _FIRST_PASS[(_digest(data), index, dpi)] = (lang, readings, alternatives, image, glyphs)
 
 
 def from_glyphs(
@@ -204,13 +208,13 @@ def from_glyphs(
     try:
         for index in pages:
             drawn = {(u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run}
-            first = _FIRST_PASS.pop((digest, index, dpi, lang), None)
-            if first is not None:
+            first = _FIRST_PASS.pop((digest, index, dpi), None)
+            if first is not None and first[0] == lang:
                 # Choosing the language read this page in this language: its readings stand.
-                for key, by_code in first[0].items():
+                for key, by_code in first[1].items():
                     for code, seen in by_code.items():
                         readings.setdefault(key, {}).setdefault(code, []).extend(seen)
-                for key, by_code in first[1].items():
+                for key, by_code in first[2].items():
                     for code, tally in by_code.items():
                         alternatives.setdefault(key, {}).setdefault(code, Counter()).update(tally)
                 for pair in drawn:
@@ -223,21 +227,26 @@ def from_glyphs(
                 # Every code here is read often enough, or was looked at on enough pages
                 # that more would not help: save an OCR run.
                 continue
-            page = doc[index]
-            if page.get_rotation() % 360:
-                continue
-            names = page_names(wanted, index)
-            if not names:
-                continue
-            scale = dpi / 72
-            glyphs = pdfium_glyphs(page, names, index, scale, blanks)
-            if not glyphs:
-                continue
-            image = page.render(scale=scale).to_pil().convert("L")
+            if first is not None and first[3] is not None:
+                # Read in another language while choosing it: the render and the glyph boxes
+                # (inkless glyphs marked) stand, only the reading is done again.
+                image, glyphs = first[3], first[4]
+            else:
+                page = doc[index]
+                if page.get_rotation() % 360:
+                    continue
+                names = page_names(wanted, index)
+                if not names:
+                    continue
+                scale = dpi / 72
+                glyphs = pdfium_glyphs(page, names, index, scale, blanks)
+                if not glyphs:
+                    continue
+                image = page.render(scale=scale).to_pil().convert("L")
+                for items in glyphs.values():
+                    mark_inkless(items, image)
             for pair in drawn:
                 looked[pair] = looked.get(pair, 0) + 1
-            for items in glyphs.values():
-                mark_inkless(items, image)
             for usage_key, glyph, got in read_page(image, glyphs, readings, alternatives, lang):
                 readings[usage_key].setdefault(glyph.code, []).append(got)
     finally:

@@ -33,8 +33,22 @@ def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, flo
     return inter / union if union > 0 else 0.0
 
 
+#: Tesseract's characters grouped by word, and each word's box.
+OcrWords = tuple[dict[int, list[Any]], dict[int, tuple[float, float, float, float]]]
+
+
+def ocr_words(chars: list[Any]) -> OcrWords:
+    """Tesseract's characters by word, with the words' boxes: made once for a reading that
+    many glyph words are paired with (a specimen sheet's words, one at a time)."""
+    words: dict[int, list[Any]] = {}
+    for ch in chars:
+        words.setdefault(ch.word, []).append(ch)
+    return words, {w: union(c.box for c in cs) for w, cs in words.items()}
+
+
 def read_glyphs(
-    items: list[Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None
+    items: list[Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None,
+    grouped: OcrWords | None = None,
 ) -> Iterator[tuple[Glyph, tuple[str, float]]]:
     """Pair glyphs with what Tesseract read there.
 
@@ -52,11 +66,9 @@ def read_glyphs(
 
     ``choices`` collects, per code, the confidence Tesseract gave each of its
     candidates for the letters paired in order (see :func:`.glyphsettle.split_twins`).
+    ``grouped`` is :func:`ocr_words` of ``chars``, when the caller made it already.
     """
-    words: dict[int, list[Any]] = {}
-    for ch in chars:
-        words.setdefault(ch.word, []).append(ch)
-    boxes = {w: union(c.box for c in cs) for w, cs in words.items()}
+    words, boxes = grouped if grouped is not None else ocr_words(chars)
     done: set[int] = set()
     for glyph in items:
         if glyph.blank:

@@ -160,15 +160,17 @@ def offset_map(
     destinations were all shifted.
     """
     out: dict[int, str] = {}
-    values: dict[int, tuple[int, ...]]
     if base is None:
-        values = {c: (g,) for c, g in (gid_codes(usage) if gids is None else gids).items()}
-    else:
-        # A ligature's value ("fi") was shifted character by character: so it moves back.
-        drawn = usage.codes()
-        values = {
-            c: tuple(map(ord, t)) for c, t in base.items() if 0 < len(t) <= 4 and c in drawn
-        }
+        # One glyph id a code, and some two hundred offsets weighed against the same codes:
+        # the single character is made straight away.
+        for code, gid in (gid_codes(usage) if gids is None else gids).items():
+            cp = gid + offset
+            if 0x20 <= cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF and usable_text(chr(cp)):
+                out[code] = chr(cp)
+        return out
+    # A ligature's value ("fi") was shifted character by character: so it moves back.
+    drawn = usage.codes()
+    values = {c: tuple(map(ord, t)) for c, t in base.items() if 0 < len(t) <= 4 and c in drawn}
     for code, numbers in values.items():
         moved = [number + offset for number in numbers]
         if all(0x20 <= cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF for cp in moved):

@@ -153,8 +153,9 @@ def _repair_open(
             pages = sorted({i for p in open_plans for i in p.usage.pages})
             tess_lang, how = choose_lang(lang, readable, iter(()), notes)
             if how == "default":  # nothing names it: glyph OCR's first pass, else the page's
-                tess_lang, how = glyphlang.choose_lang(data, [p.usage for p in open_plans]) \
-                    or choose_lang(lang, readable, page_images(data, pages[:1]), notes)
+                tess_lang, how = glyphlang.choose_lang(
+                    data, [p.usage for p in open_plans], declared=glyphlang.declared_pack(pdf)
+                ) or choose_lang(lang, readable, page_images(data, pages[:1]), notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how)
             found = glyphocr.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:

@@ -23,8 +23,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: Occurrences of each code a sheet shows (fewer when the page draws it fewer times).
-TARGET = 3
+#: Occurrences of each code a sheet shows (fewer when the page draws it fewer times): the
+#: readings the vote needs (``glyphocr.MIN_VOTES``). A third adds no tolerance: one misread
+#: of three is below the vote's agreement (``glyphocr.MIN_AGREEMENT``, 0.7) as one of two
+#: is, and the words the code sits in settle it then (:mod:`.glyphsettle`). Tesseract's
+#: time is in the characters it reads: a third occurrence of every code cost a severed page
+#: an eighth of its CPU, and pushed Russian pages past :data:`MAX_SHARE`, read whole.
+TARGET = 2
 #: Above this share of the page's glyphs the page is read whole.
 MAX_SHARE = 0.6
 #: White between rows, in units of the row's height.

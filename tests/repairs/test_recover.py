@@ -258,6 +258,16 @@ def test_a_specimen_sheet_shows_every_code_a_few_times_in_few_words() -> None:
     assert choose(words, dict.fromkeys(drawn, TARGET)) == []
 
 
+def test_a_specimen_sheet_shows_each_code_as_often_as_the_vote_needs() -> None:
+    """Two readings of a code are what the vote needs; a third would only cost Tesseract time."""
+    from pytest_textlayer.repairs.glyphocr import MIN_VOTES
+    from pytest_textlayer.repairs.specimen import choose
+
+    words = [["a"]] * 5 + [["b"]] + [["c"]] * 3
+    shown = Counter(words[i][0] for i in choose(words, {}))
+    assert shown == {"a": MIN_VOTES, "b": 1, "c": MIN_VOTES}
+
+
 def test_accents_and_a_reading_another_glyph_owns_settle_a_split_vote() -> None:
     """ύ twice and ὕ once: the model folds breathings, the majority decides; Τ read once as τ,
     where τ has its own glyph: Τ."""

@@ -91,10 +91,19 @@ def test_the_space_of_a_severed_subset_is_its_empty_glyph(tmp_path: Path) -> Non
         assert all(blank_codes(u) == {3} for u in usages)
 
 
-def test_the_language_comes_from_glyph_ocrs_own_first_pass(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Russian page that names no language costs two Tesseract runs: script detection on a
-    few words of the specimen sheet, and the sheet read in Russian, which glyph OCR keeps."""
+def _declaring(broken: Path, lang: str | None) -> None:
+    """Make the catalog declare ``lang`` (None: declare nothing), as producers do or don't."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(broken.read_bytes())) as pdf:
+        if lang is None:
+            del pdf.Root.Lang
+        else:
+            pdf.Root.Lang = pikepdf.String(lang)
+        pdf.save(broken)
+
+
+def _tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     runs: list[str] = []
     real = ocr._run
 
@@ -104,10 +113,44 @@ def test_the_language_comes_from_glyph_ocrs_own_first_pass(
 
     monkeypatch.setattr(ocr, "_run", counted)
     monkeypatch.setattr(ocr, "_READ", {})
+    return runs
+
+
+def test_the_language_comes_from_glyph_ocrs_own_first_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Russian page that names no language costs two Tesseract runs: script detection on a
+    few words of the specimen sheet, and the sheet read in Russian, which glyph OCR keeps."""
+    runs = _tesseract_runs(monkeypatch)
     broken, truth = _severed(tmp_path, "ru")
+    _declaring(broken, None)
     report = repair(broken, tmp_path / "ru.fixed.pdf")
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
     assert runs == ["Tesseract OSD", "Tesseract"]
+    assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
+
+
+def test_a_page_that_declares_its_language_needs_no_script_detection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chromium writes the page's lang as the catalog's /Lang: the sheet is read in Russian
+    straight away, one Tesseract run in all."""
+    runs = _tesseract_runs(monkeypatch)
+    broken, truth = _severed(tmp_path, "ru")
+    report = repair(broken, tmp_path / "ru.fixed.pdf")
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract"]
+    assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
+
+
+def test_a_declared_language_the_glyphs_contradict_is_not_believed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LibreOffice declares its default language, en-US, over a Russian text: read in English
+    the votes disagree, script detection runs after all and the page is read in Russian."""
+    runs = _tesseract_runs(monkeypatch)
+    broken, truth = _severed(tmp_path, "ru")
+    _declaring(broken, "en-US")
+    report = repair(broken, tmp_path / "ru.fixed.pdf")
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract", "Tesseract OSD", "Tesseract"]
     assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
 
 
@@ -126,3 +169,72 @@ def test_a_greek_serif_page_is_read_in_greek(tmp_path: Path) -> None:
     assert report.ocr is not None and "ell" in report.ocr, report.ocr
     got = norm(poppler_pages(out.read_bytes())[0])
     assert difflib.SequenceMatcher(None, truth, got, autojunk=False).ratio() >= 0.99, got
+
+
+@pytest.mark.parametrize(("declared", "pack"), [
+    ("fr-FR", "fra"), ("ru", "rus"), ("EL_gr", "ell"), ("x-klingon", None), ("", None), (None, None)
+])
+def test_the_declared_language_is_read_as_a_tesseract_pack(
+        declared: str | None, pack: str | None) -> None:
+    import pikepdf
+
+    from pytest_textlayer.repairs.glyphlang import declared_pack
+
+    with pikepdf.new() as pdf:
+        if declared is not None:
+            pdf.Root.Lang = pikepdf.String(declared)
+        assert declared_pack(pdf) == pack
+
+
+def test_a_specimen_sheet_is_read_as_one_block_of_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sheet is rows of words laid out by glyph OCR itself: Tesseract is told so (page
+    segmentation mode 6) instead of analysing its layout, and the page still reads exactly."""
+    from PIL import Image
+
+    reads: list[tuple[list[str], int]] = []
+    real = ocr._run
+
+    def seen(args: list[str], what: str) -> object:
+        if what == "Tesseract":
+            with Image.open(args[1]) as picture:
+                reads.append((args, picture.height))
+        return real(args, what)
+
+    monkeypatch.setattr(ocr, "_run", seen)
+    monkeypatch.setattr(ocr, "_READ", {})
+    broken, truth = _severed(tmp_path, "fr")
+    out = tmp_path / "fr.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ok
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+    page_height = 792 * 300 // 72  # the notice's Letter page at 300 dpi
+    sheets = [args for args, height in reads if height < page_height]
+    assert sheets and all("--psm" in args and "6" in args for args in sheets), reads
+
+
+def test_a_page_read_while_choosing_the_language_is_rendered_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declared Bulgarian, the Russian page is first read in Bulgarian; the letter-pair model
+    names Russian and the page is read again in Russian, from the render and glyph boxes the
+    first reading made."""
+    from pytest_textlayer.repairs import glyphlang, glyphocr
+
+    boxed: list[int] = []
+    for module in (glyphlang, glyphocr):
+        real = module.pdfium_glyphs
+
+        def counted(*args: object, real: object = real, **kwargs: object) -> object:
+            boxed.append(1)
+            return real(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, "pdfium_glyphs", counted)
+    runs = _tesseract_runs(monkeypatch)
+    broken, truth = _severed(tmp_path, "ru")
+    _declaring(broken, "bg")
+    out = tmp_path / "ru.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert runs == ["Tesseract", "Tesseract"]  # Bulgarian, then Russian: no script detection
+    assert len(boxed) == 1
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
