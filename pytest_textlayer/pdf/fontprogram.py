@@ -24,12 +24,9 @@ import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .encodings import encoding_table
-
-if TYPE_CHECKING:
-    from .cffprogram import CffFacts
 
 
 # -- helpers over pikepdf objects --------------------------------------------------------------
@@ -106,10 +103,7 @@ class Program:
 def _load_cff(data: bytes) -> Program:
     from .cffprogram import read_cff
 
-    return _cff_program(read_cff(data))
-
-
-def _cff_program(facts: CffFacts) -> Program:
+    facts = read_cff(data)
     prog = Program("CIDCFF" if facts.cid_keyed else "CFF", cid_keyed=facts.cid_keyed,
                    ros=facts.ros)
     if facts.cid_keyed:
@@ -150,7 +144,6 @@ def _load_sfnt(data: bytes, kind: str) -> Program:
     font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
     if "CFF " in font:  # the glyph order is the CFF charset: read as fontTools reads it
         return _load_sfnt_cff(font, prog)
-    kinds: list[tuple[int, int]] = []
     if "cmap" in font:
         raw = font.getTableData("cmap")
         decoded = _cmap_subtables(raw)
@@ -168,27 +161,10 @@ def _load_sfnt(data: bytes, kind: str) -> Program:
             # fontTools decodes a subtable (naming its glyphs) when another record shares it,
             # or when its map is first read below.
             ids.asked = any(table.shared for _, _, table in decoded)
-        best: dict[int, int] | None = None
-        for platform, encoding, table in subtables:
-            kinds.append((platform, encoding))
-            unicode = platform == 0 or (platform == 3 and encoding in (1, 10))
-            if unicode and (best is None or len(table.cmap) > len(best)):
-                best = table.cmap
-            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = dict(table.cmap)
-            else:
-                continue
-            if decoded is not None:
-                ids.asked = True
-        if decoded is not None and any(
-                platform == 0 or (platform == 3 and encoding in (1, 10))
-                for platform, encoding, _ in decoded):
-            ids.asked = True  # every Unicode subtable's map is read (above, to be compared)
-        if best:
-            prog.cmap = dict(best)
+        if _take_subtables(prog, subtables) and decoded is not None:
+            ids.asked = True  # fontTools would have named the glyphs of the maps read
         if decoded is not None and ids.asked:
             _check_glyph_order(font, None)  # where fontTools, naming the glyphs, would fail
-    prog.cmap_kinds = tuple(kinds)
     if "post" in font:
         prog.post_format = _post_format(font)
         if prog.post_format in (1.0, 2.0):
@@ -199,49 +175,48 @@ def _load_sfnt(data: bytes, kind: str) -> Program:
 def _load_sfnt_cff(font: Any, prog: Program) -> Program:
     from .cffprogram import read_cff
 
-    reader = font.reader
-    facts = read_cff(reader["CFF "] if reader is not None and "CFF " in reader
-                     else font.getTableData("CFF "))
+    facts = read_cff(font.getTableData("CFF "))
     if facts.charset:  # the glyph order, which fontTools would read by decompiling all the CFF
         font.setGlyphOrder(list(facts.charset))
-    kinds: list[tuple[int, int]] = []
-    decoded = _cmap_subtables(font.getTableData("cmap")) if (
-        facts.charset and "cmap" in font) else None
-    if decoded is not None:  # glyph ids straight from the table: no names to turn back
-        found: dict[int, int] | None = None
-        for platform, encoding, subtable in decoded:
-            kinds.append((platform, encoding))
-            if platform == 0 or (platform == 3 and encoding in (1, 10)):
-                if found is None or len(subtable.cmap) > len(found):
-                    found = subtable.cmap
-            elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = dict(subtable.cmap)
-        if found:
-            prog.cmap = dict(found)
-    elif "cmap" in font:  # anything unusual: fontTools reads the table
-        best: dict[int, str] | None = None
-        for table in font["cmap"].tables:
-            kinds.append((table.platformID, table.platEncID))
-            unicode = table.platformID == 0 or (
-                table.platformID == 3 and table.platEncID in (1, 10)
-            )
-            if unicode and (best is None or len(table.cmap) > len(best)):
-                best = table.cmap
-            elif table.platformID in (1, 3) and table.platEncID == 0 and not prog.symbol_cmap:
-                prog.symbol_cmap = _glyph_ids(font, table.cmap)
-        if best:
-            prog.cmap = _glyph_ids(font, best)
-    prog.cmap_kinds = tuple(kinds)
+    if "cmap" in font:
+        decoded = _cmap_subtables(font.getTableData("cmap")) if facts.charset else None
+        if decoded is not None:  # glyph ids straight from the table: no names to turn back
+            _take_subtables(prog, decoded)
+        else:  # anything unusual: fontTools reads the table, naming glyphs turned back into ids
+            _take_subtables(prog, [(t.platformID, t.platEncID, t) for t in font["cmap"].tables],
+                            lambda found: _glyph_ids(font, found))
     if "post" in font:
         post = font["post"]
         prog.post_format = float(post.formatType)
         if prog.post_format in (1.0, 2.0):
             prog.glyph_names = list(font.getGlyphOrder())
-    cff = _cff_program(facts)
-    prog.cid_keyed = cff.cid_keyed
-    prog.ros = cff.ros
-    prog.glyph_names = prog.glyph_names or cff.glyph_names
+    prog.cid_keyed = facts.cid_keyed
+    prog.ros = facts.ros
+    prog.glyph_names = prog.glyph_names or (None if facts.cid_keyed else facts.charset)
     return prog
+
+
+def _take_subtables(prog: Program, subtables: Sequence[tuple[int, int, Any]],
+                    glyph_ids: Callable[[Any], dict[int, int]] = dict) -> bool:
+    """Set the program's cmaps from its subtables (``.cmap`` each): the longest Unicode one,
+    the first symbol (1,0) or (3,0) one, and every subtable's kind. True when a map was read
+    (every Unicode subtable's is, to be compared; `glyph_ids` turns a map into ids)."""
+    kinds: list[tuple[int, int]] = []
+    best: Any = None
+    read = False
+    for platform, encoding, table in subtables:
+        kinds.append((platform, encoding))
+        if platform == 0 or (platform == 3 and encoding in (1, 10)):
+            read = True
+            if best is None or len(table.cmap) > len(best):
+                best = table.cmap
+        elif platform in (1, 3) and encoding == 0 and not prog.symbol_cmap:
+            read = True
+            prog.symbol_cmap = glyph_ids(table.cmap)
+    if best:
+        prog.cmap = glyph_ids(best)
+    prog.cmap_kinds = tuple(kinds)
+    return read
 
 
 class _GlyphIds:
