@@ -69,15 +69,11 @@ def _read(data: bytes) -> CffFacts:
     if not names:
         raise CffError("no font in the Name INDEX")
     top = _dict(top_dicts[0], strings)
-
-    def sid(n: object) -> str:
-        return _string(int(n), strings)  # type: ignore[call-overload]
-
     ros = None
     if _ROS in top:
         registry, ordering, _supplement = top[_ROS]
-        ros = (sid(registry), sid(ordering))
-    cid_keyed = _ROS in top
+        ros = (_string(int(registry), strings), _string(int(ordering), strings))
+    cid_keyed = ros is not None
     glyph_count = None
     if _CHARSTRINGS in top:
         glyph_count = _card16(data, int(top[_CHARSTRINGS][-1]))
