@@ -10,8 +10,6 @@ read fonts through this record.
 
 from __future__ import annotations
 
-import sys
-from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +19,7 @@ from typing import Any
 from ..model import FontStatus
 from .crosscheck import Contradiction, compare
 from .fallbackroutes import program_route
+from .fontprogram import big_endian_array
 from .rankcheck import letter_widths
 
 #: The codespace of simple fonts: every code is one byte.
@@ -274,17 +273,6 @@ class FontInfo:
         return status, route, problem
 
 
-_LITTLE_ENDIAN = sys.byteorder == "little"
-
-
-def _unpack_two_byte(data: bytes) -> list[int]:
-    codes = array("H")
-    codes.frombytes(data[: len(data) // 2 * 2])
-    if _LITTLE_ENDIAN:
-        codes.byteswap()
-    return codes.tolist()
-
-
 def split_codes(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[int]:
     """The character codes of one shown string, read through the codespace `ranges`."""
     if len(ranges) == 1:
@@ -292,7 +280,7 @@ def split_codes(data: bytes, ranges: tuple[tuple[int, int, int], ...]) -> list[i
         if width == 1:
             return list(data)
         if width == 2:  # Identity-H and most CID fonts: one C call, not a step per code
-            return _unpack_two_byte(data)
+            return big_endian_array("H", data).tolist()
     return _split_mixed(data, ranges)
 
 

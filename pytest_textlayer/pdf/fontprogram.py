@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import io
 import re
+import sys
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -302,11 +304,19 @@ def _cmap_subtables(raw: bytes) -> list[tuple[int, int, _Decoded]] | None:
         return None
 
 
+def big_endian_array(typecode: str, data: bytes) -> array[int]:
+    """`data` read as big-endian unsigned numbers (``H``: 16 bits, ``I``: 32 bits), a partial
+    last one left out: one C call for a whole table or string, not a Python step each."""
+    values = array(typecode)
+    values.frombytes(data[: len(data) // values.itemsize * values.itemsize])
+    if sys.byteorder != "big":
+        values.byteswap()
+    return values
+
+
 def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
     """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it."""
-    import array
     import struct
-    import sys
 
     out: dict[int, int] = {}
     if form == 0:
@@ -318,22 +328,16 @@ def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
         body = data[10 : 10 + 2 * entries]
         if len(body) % 2:
             return None
-        gids = array.array("H")
-        gids.frombytes(body)
-        if sys.byteorder != "big":
-            gids.byteswap()
+        gids = big_endian_array("H", body)
         return {code: gid for code, gid in zip(range(first, first + len(gids)), gids, strict=True)
                 if gid}
     if form == 12:
         groups_count = struct.unpack(">L", data[12:16])[0]
         if len(data) != 16 + groups_count * 12:
             return None
-        groups = array.array("I")
+        groups = big_endian_array("I", data[16:])
         if groups.itemsize != 4:
             return None
-        groups.frombytes(data[16:])
-        if sys.byteorder != "big":
-            groups.byteswap()
         last_end = 0
         for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
             end = min(end, 0x10FFFF)
@@ -349,10 +353,7 @@ def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
     if len(data) < 14 or len(data) % 2:
         return None
     seg_count = struct.unpack(">H", data[6:8])[0] // 2
-    codes = array.array("H")
-    codes.frombytes(data[14:])
-    if sys.byteorder != "big":
-        codes.byteswap()
+    codes = big_endian_array("H", data[14:])
     ends = codes[:seg_count]
     rest = codes[seg_count + 1 :]
     starts = rest[:seg_count]
