@@ -60,6 +60,21 @@ def read(stream: Any) -> bytes:
         return b""
 
 
+def pdf_numbers(array: Any) -> list[float]:
+    """The numbers of a flat array of numbers, read from its text in one step (a font's
+    /Widths: reading hundreds of qpdf objects one at a time costs more than the font).
+
+    Anything else (an indirect item, a nested array) is read item by item, and an item
+    that is no number raises as ``float()`` of it does."""
+    text = array.unparse(resolved=True)  # the array's own text, not "8 0 R"
+    if text[:1] == b"[" and text[-1:] == b"]":
+        try:
+            return list(map(float, text[1:-1].split()))
+        except ValueError:  # an indirect item or a nested array: qpdf reads each item
+            pass
+    return [float(w) for w in array]
+
+
 def font_program(descriptor: Any) -> tuple[str | None, Any]:
     """(kind, stream) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
     import pikepdf

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fontinfo import ONE_BYTE, FontInfo, split_codes
+from .fontprogram import pdf_numbers
 
 #: Characters collected per page; the language rung reads fewer than this.
 TEXT_BUDGET = 6000
@@ -172,7 +173,7 @@ def mean_width(font: Any) -> float:
         else:
             spec = font.get("/Widths")
             if isinstance(spec, pikepdf.Array):
-                widths = [w for w in _numbers(spec) if w > 0]
+                widths = [w for w in pdf_numbers(spec) if w > 0]
         scale = 1000.0
         if font.get("/Subtype") == pikepdf.Name.Type3:
             matrix = font.get("/FontMatrix")
@@ -181,18 +182,6 @@ def mean_width(font: Any) -> float:
         return sum(good) / len(good) / scale if good else DEFAULT_WIDTH
     except Exception:
         return DEFAULT_WIDTH
-
-
-def _numbers(array: Any) -> list[float]:
-    """The numbers of a flat array of numbers, read from its text in one step (a font's
-    /Widths: reading hundreds of qpdf objects one at a time costs more than the font)."""
-    text = array.unparse(resolved=True)  # the array's own text, not "8 0 R"
-    if text[:1] == b"[" and text[-1:] == b"]":
-        try:
-            return list(map(float, text[1:-1].split()))
-        except ValueError:  # an indirect item or a nested array: qpdf reads each item
-            pass
-    return [float(w) for w in array]
 
 
 class TextSink:

@@ -19,7 +19,7 @@ from .crosscheck import name_texts, symbolic_texts
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
 from .fallbackroutes import codes_as_text, numeric_names, sfnt_detail, symbolic_cmap_text
 from .fontinfo import FontInfo
-from .fontprogram import Program, font_program, load_program, pdf_name, read
+from .fontprogram import Program, font_program, load_program, pdf_name, pdf_numbers, read
 from .tounicode import is_pua, judge_tounicode, tounicode
 
 
@@ -322,7 +322,7 @@ def simple_widths(font: Any) -> dict[int, float]:
     if not isinstance(spec, pikepdf.Array):
         return {}
     first = int(font.get("/FirstChar", 0))
-    return {first + i: float(w) for i, w in enumerate(spec)}
+    return {first + i: w for i, w in enumerate(pdf_numbers(spec))}
 
 
 def _simple_notdef(kind: str | None, subtype: str, names: Mapping[int, str],

@@ -346,7 +346,7 @@ def test_widths_read_in_one_step_equal_reading_each_item() -> None:
     non-number falls back to qpdf's items (an indirect /Widths once read as "8 0 R")."""
     import pikepdf
 
-    from pytest_textlayer.pdf.pagetext import _numbers
+    from pytest_textlayer.pdf.fontprogram import pdf_numbers
 
     pdf = pikepdf.new()
     plain = pikepdf.Array([250, 333.5, 0, -1])
@@ -354,6 +354,6 @@ def test_widths_read_in_one_step_equal_reading_each_item() -> None:
     holder = pdf.make_indirect(pikepdf.Dictionary(Widths=shared))
     with_item = pikepdf.Array([500, pdf.make_indirect(600)])
     for array in (plain, holder.Widths, with_item, pikepdf.Array([])):
-        assert _numbers(array) == [float(w) for w in array]
+        assert pdf_numbers(array) == [float(w) for w in array]
     assert holder.Widths.unparse().endswith(b" R")  # what the one-step read must not parse
-    assert _numbers(holder.Widths) == [278.0, 556.0, 500.25]
+    assert pdf_numbers(holder.Widths) == [278.0, 556.0, 500.25]
