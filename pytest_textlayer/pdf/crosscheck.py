@@ -181,6 +181,10 @@ def compare(
                          {c: pairs[c] for c in codes})
 
 
+#: A code :func:`confirmed` has not asked its memo about yet.
+_UNASKED: Any = object()
+
+
 def confirmed(
     tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], drawn: Mapping[int, int],
     memo: dict[int, bool | None] | None = None,
@@ -205,9 +209,6 @@ def confirmed(
         if found:
             agree += n
     return agree, covered
-
-
-_UNASKED: Any = object()
 
 
 def _agrees(value: str | None, texts: frozenset[str] | None) -> bool | None:

@@ -3,10 +3,10 @@
 The walk is pure Python and most of a check's time on a long born-digital
 document; a machine with a core to spare finishes sooner when a helper
 process walks three pages of every four while this one walks the fourth
-and judges them all, in order. The judging stays here, one page after another, so
-what earlier pages proved about a font (FontTrust) is applied exactly as in
-a one-process run: the verdicts, evidence and order are the same either
-way, only the wall time differs.
+and judges them all, in order. The judging stays here, one page after
+another, so what earlier pages proved about a font (FontTrust) is applied
+exactly as in a one-process run: the verdicts, evidence and order are the
+same either way, only the wall time differs.
 
 The helper is forked once the first page is walked (it inherits the imported
 readers, the document's qpdf handle, which reads from bytes in memory, and
@@ -97,9 +97,9 @@ def scan_pages(
     three of every four pages after the first (see :func:`helped`). It is
     forked once the first page is walked, so it inherits the fonts analysed
     so far (and fontTools, when a program had to be read) instead of doing
-    that work again, and it reads
-    the document through its own copy of the qpdf handle: the handle reads
-    from bytes in memory, which a fork copies, never from a shared file.
+    that work again, and it reads the document through its own copy of the
+    qpdf handle: the handle reads from bytes in memory, which a fork copies,
+    never from a shared file.
 
     `lean`, asked before each page, says whether the next pages are likely
     to need only the report's sample of their text (PageContent.text_cut);
