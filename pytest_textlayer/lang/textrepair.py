@@ -244,17 +244,28 @@ _IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\
 
 
 _KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: Distinct Han characters a reading must hold before their spread says anything ...
+MIN_HAN_KINDS = 8
+#: ... and the code-point window (one byte of codes) that holds an alphabet moved, not Chinese.
+ALPHABET_WINDOW = 256
 
 
 def _implausible_ideographic(text: str) -> bool:
     """Ideographic readings that real text does not look like.
 
-    Either ideographs cut into word-sized runs by spaces (an alphabet moved
-    into the Han block), or kana with hardly any kanji: the profiles fold all
-    kana into one symbol, so any run of kana scores like Japanese, while real
-    Japanese mixes kanji in.
+    Either ideographs cut into word-sized runs by spaces, or ideographs that
+    all lie within one byte's worth of code points (both: an alphabet moved
+    into the Han block: Chinese and Japanese draw on thousands of characters
+    spread over the whole block, so a shift of real CJK text stays spread
+    too), or kana with hardly any kanji: the profiles fold all kana into one
+    symbol, so any run of kana scores like Japanese, while real Japanese
+    mixes kanji in.
     """
     if _spaced_like_words(text):
+        return True
+    han = {ord(c) for c in _HAN.findall(text)}
+    if len(han) >= MIN_HAN_KINDS and max(han) - min(han) < ALPHABET_WINDOW:
         return True
     runs = _IDEOGRAPHIC_RUN.findall(text)
     cjk = sum(len(r) for r in runs)

@@ -12,7 +12,7 @@ from test_langmodel import PROSE, enciphered, shifted
 from pytest_textlayer.lang.documentrepair import repair_document, repair_lines
 from pytest_textlayer.lang.glyphorder import mac_standard_table
 from pytest_textlayer.lang.langmodel import judge
-from pytest_textlayer.lang.textrepair import find_shift, repair_text
+from pytest_textlayer.lang.textrepair import _implausible_ideographic, find_shift, repair_text
 from pytest_textlayer.lang.textshift import mac_standard, shift
 
 
@@ -185,3 +185,18 @@ def test_the_shifted_page_of_the_real_corpus_reads_once_repaired() -> None:
     found = find_shift(text)
     assert found is not None and found.share < 1
     assert "\x03" not in found.text and "Living rooms" in found.text
+
+
+#: A TeX index set in a monospaced font with dot leaders, as pdfTeX's successors draw it.
+TEX_INDEX = ("10 Index\n\\tw@ ..........61,65\nU\n\\ulcorner ........55\n\\undefined .......33\n"
+             "\\unlhd .......135,139\n\\unrhd .......137,141\n\\urcorner ........56\nV\n"
+             "\\vartriangleleft 7,125\n\\vartriangleright 124\nW\n\\wd ...........61,65\n"
+             "\\widehat .......4,60\n\\widetilde .....4,64\nY\n\\yen ............43")
+
+
+def test_an_alphabet_moved_into_the_han_block_is_never_a_repair() -> None:
+    """ASCII moved by a constant lands in one window of 95 code points of the Han block, whose
+    common characters the CJK profiles accept; Chinese draws on the whole block."""
+    assert find_shift(TEX_INDEX) is None
+    assert _implausible_ideographic(shift(TEX_INDEX, 0x4E3D - 0x20))
+    assert not _implausible_ideographic(PROSE["zh"]) and not _implausible_ideographic(PROSE["ja"])
