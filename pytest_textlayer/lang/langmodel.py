@@ -544,12 +544,19 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
 
 
 _TOKEN = re.compile(r"\S+")
-CODES_REASON = ("mostly codes mixing letters and digits (keys, hashes, base64): no language"
-                " to judge")
+#: A web address: its scheme, or its host's `www.`, and the rest of the token.
+_URL = re.compile(r"(?<!\S)\S*?(?:(?:https?|ftp)://|www\.)\S+", re.IGNORECASE)
+CODES_REASON = ("mostly codes mixing letters and digits, or web addresses (keys, hashes,"
+                " base64, URLs): no language to judge")
 
 
 def _code_letters(text: str, kind: str) -> int:
-    """Letters standing in tokens that also hold digits: identifiers, keys, base64, hashes.
+    """Letters standing in tokens that also hold digits (identifiers, keys, base64, hashes)
+    or in web addresses.
+
+    A web address is a host and a path, not words: `github.com/shirat74/dvipdfm-x-doc`
+    reads as no language because it is none. A wrong map does not write one: its `://`
+    and `www.` are exactly the characters a shift or a scramble moves.
 
     Only decimal digits make a code. Superscripts, subscripts and vulgar
     fractions, which NFKC turns into digits, are not what keys are made of;
@@ -568,6 +575,10 @@ def _code_letters(text: str, kind: str) -> int:
             letters = token.count(KIND_LATIN) + token.count(KIND_ALPHA)
             if letters:
                 total += letters
+    for m in _URL.finditer(text):  # those with digits were counted above
+        address = m.group()
+        if not any(c.isdecimal() for c in address):
+            total += sum(1 for c in address if c.isalpha())
     return total
 
 

@@ -12,7 +12,10 @@ import re
 
 from .scripts import group_of
 
+#: A number, as written in running text and tables; after dot leaders too (an index or a
+#: table of contents whose dots were drawn one by one, close enough to join the page number).
 _NUMBER_RE = re.compile(
+    r"(?:[.\u00b7]{2,}|\u2026+)?"
     r"[(\[]?[-+\u2212\u00b1]?[$\u20ac\u00a3\u00a5\u20b9#\u2116]?\d[\d.,:/\-'\u2019\u00b7\u00a0]*"
     r"[%\u2030\u00b0]?[)\]]?[.,;:]?\Z"
 )

@@ -353,6 +353,28 @@ def test_codes_mixing_letters_and_digits_are_not_condemned() -> None:
     assert verdict.passes is None and "codes" in verdict.reason
 
 
+def test_web_addresses_are_codes_not_words() -> None:
+    """A manual's monospaced font sets program names and addresses, no sentence: that is no
+    language, and no evidence of a wrong map either; the same text moved is still condemned."""
+    text = ("dvipdfmx http://www.tug.org/texlive/svn/ dvipdfmx "
+            "http://github.com/shirat74/dvipdfm-x-doc xdvipdfmx dvipdfmx dvipdfmx xdvipdfmx "
+            "xdv2pdf xdvipdfmx xdv2pdf xdvipdfmx dvipdfm dvipdfm dvipdfm dvipdfm "
+            "http://www.ctan.org/tex-archive/dviware/dvipdfm xdvipdfmx")
+    verdict = judge(text)
+    assert verdict.passes is None and "web addresses" in verdict.reason
+    for offset in (-29, 29, 100):
+        assert judge(shifted(text, offset)).passes is False
+    # A map moved by a few codes writes no address (its `://` becomes `=22` or `7,,`).
+    assert not any(langmodel._URL.search(shifted(text, k)) for k in range(-5, 6) if k)
+
+
+@pytest.mark.parametrize("token", ["..........61,65", "....4,60", "\u2026\u202655",
+                                   "\u00b7\u00b7\u00b712"])
+def test_page_numbers_after_dot_leaders_are_numbers(token: str) -> None:
+    assert textsigns.odd_numbers(f"Index entry {token}") == (0, len(token))
+    assert textsigns.odd_numbers(f"{token[:-1]}!{token[-1]}")[0] > 0
+
+
 def test_too_little_text_is_undecided() -> None:
     verdict = judge("Oui")
     assert verdict.passes is None and "too little" in verdict.reason
