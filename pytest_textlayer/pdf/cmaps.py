@@ -10,6 +10,7 @@ Garbage that holds no CMap section at all raises a one-line ``ValueError``.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 
@@ -114,7 +115,9 @@ def decode_utf16(data: bytes) -> str:
         return chr(data[0])
     if len(data) % 2:
         data = b"\x00" + data
-    return data.decode("utf-16-be", "replace")  # joins surrogate pairs, replaces lone ones
+    # joins surrogate pairs, replaces lone ones; the codec called directly, not looked up by
+    # name on every one of a CMap's thousands of destinations
+    return codecs.utf_16_be_decode(data, "replace", True)[0]
 
 
 def _add_offset(text: str, offset: int) -> str:

@@ -110,10 +110,8 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     weak dictionary keyed by the font, which must be free to die.
     """
     ranges = info.code_ranges
-    if info.codes_are_utf16:
-        return functools.partial(_codes_text, ranges, None)
-    table = _table(info)
-    if ranges == ONE_BYTE:
+    table = None if info.codes_are_utf16 else _table(info)
+    if ranges == ONE_BYTE and not info.codes_are_utf16:
         if not table:
             return _latin1
         one = {code: text for code, text in table.items() if code < 256}
@@ -121,6 +119,8 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
             # C charmap decoding: one character per byte, as translate would give.
             chars = "".join(one.get(code, chr(code)) for code in range(256))
             return functools.partial(_charmap, chars)
+    if len(ranges) == 1 and ranges[0][0] == 2:
+        return functools.partial(_two_byte_text, table)
     return functools.partial(_codes_text, ranges, table)
 
 
@@ -138,11 +138,23 @@ def _codes_text(
     """Codes read through the codespace, each as the character with its number, then mapped."""
     if ranges == ONE_BYTE:
         chars = raw.decode("latin-1")
-    elif len(ranges) == 1 and ranges[0][0] == 2:
-        chars = raw[: len(raw) // 2 * 2].decode("utf-16-be", errors="surrogatepass")
     else:
         chars = "".join(map(chr, split_codes(raw, ranges)))
     return chars if table is None else chars.translate(table)
+
+
+def _two_byte_text(table: dict[int, str] | None, raw: bytes) -> str:
+    """:func:`_codes_text` for a codespace of two-byte codes (Identity-H and most CID fonts).
+
+    The codec is called directly: ``bytes.decode("utf-16-be")`` looks the codec up by name
+    on every call, which cost three times the decoding itself (strings are a few codes).
+    Surrogates pass as the codes they are; a trailing odd byte is no code.
+    """
+    chars = _utf16(raw[: len(raw) - 1] if len(raw) & 1 else raw, "surrogatepass", True)[0]
+    return chars if table is None else chars.translate(table)
+
+
+_utf16 = codecs.utf_16_be_decode
 
 
 def mean_width(font: Any) -> float:
