@@ -312,17 +312,25 @@ class _Walker(ImageCoverage, OptionalContent):
             raw = items[0]
         else:
             raw = b"".join([item for item in items if isinstance(item, bytes)])
-        # One-byte fonts (most simple fonts): the bytes are the codes; skip building a list.
+        # One-byte fonts (most simple fonts): the bytes are the codes; two-byte fonts
+        # (Identity-H and most CID fonts): the bytes, a partial last code left out, are split
+        # when the page's codes are first counted (FontUse.codes); skip building a list.
         ranges = info.code_ranges
-        codes: Sequence[int] = (
-            raw if ranges is ONE_BYTE or ranges == ONE_BYTE else info.split_codes(raw)
-        )
-        if not codes:
+        codes: Sequence[int]
+        if ranges is ONE_BYTE or ranges == ONE_BYTE:
+            codes = raw
+            n = len(raw)
+        elif len(ranges) == 1 and ranges[0][0] == 2:
+            codes = raw[:-1] if len(raw) & 1 else raw
+            n = len(codes) >> 1
+        else:
+            codes = info.split_codes(raw)
+            n = len(codes)
+        if not n:
             return tm
         use = self.uses.get(state.font_key)
         if use is None:
             use = self.uses[state.font_key] = FontUse(info, font_key=state.font_key)
-        n = len(codes)
         a2, b2, c2, d2, e2, f2 = state.ctm
         e, f = tm[4], tm[5]
         rise = state.rise

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import FontReport, FontStatus
-from .fontinfo import FontInfo
+from .fontinfo import ONE_BYTE, FontInfo, split_codes
 from .pagetext import TEXT_BUDGET
 
 
@@ -36,7 +36,8 @@ class FontUse:
     #: Glyphs drawn outside ActualText (the ones the font's route must decode).
     coded: int = 0
     #: Their codes, one chunk per shown string, counted into :attr:`codes` when first asked:
-    #: a font that cannot have bad codes never needs them counted.
+    #: a font that cannot have bad codes never needs them counted. The chunks of one- and
+    #: two-byte fonts are the strings' bytes (whole codes only), split in one step then.
     drawn: list[Sequence[int]] = field(default_factory=list, repr=False)
     #: The text this font drew on the page (bounded with the page's text; see pagetext).
     text: str = field(default="", repr=False)
@@ -59,7 +60,9 @@ class FontUse:
         if self.drawn:
             chunks, self.drawn = self.drawn, []
             if isinstance(chunks[0], bytes):
-                self._codes.update(b"".join(chunks))  # type: ignore[arg-type]
+                data = b"".join(chunks)  # type: ignore[arg-type]
+                ranges = self.font.code_ranges
+                self._codes.update(data if ranges == ONE_BYTE else split_codes(data, ranges))
             else:
                 for chunk in chunks:
                     self._codes.update(chunk)
@@ -70,7 +73,8 @@ class FontUse:
         font = self.font
         if not font.can_be_bad:
             self.bad_glyphs = 0
-        elif self.drawn and not self._codes and isinstance(self.drawn[0], bytes):
+        elif (self.drawn and not self._codes and isinstance(self.drawn[0], bytes)
+              and font.code_ranges == ONE_BYTE):
             self.bad_glyphs = len(b"".join(self.drawn).translate(None, font.good_bytes))  # type: ignore[arg-type]
         else:
             self.bad_glyphs = sum(n for code, n in self.codes.items() if font.is_bad_code(code))
