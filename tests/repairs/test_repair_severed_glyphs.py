@@ -256,7 +256,7 @@ def test_a_specimen_sheet_is_read_as_one_block_of_lines_in_this_process(
     from pytest_textlayer.repairs import tessapi
 
     if not tessapi.enabled():
-        pytest.skip("tesserocr is not installed (pytest-textlayer[tesserocr])")
+        pytest.skip("tesserocr built on the program's Tesseract is not installed (./dev builds it)")
     monkeypatch.setattr(tessapi, "_ENGINES", OrderedDict())
     monkeypatch.setattr(ocr, "_READ", {})
     programs: list[str] = []
