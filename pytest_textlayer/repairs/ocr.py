@@ -10,8 +10,11 @@ Two uses:
   pages that are only images — and puts those pages back into the document,
   so readable pages are never rasterised.
 
-A missing Tesseract or language pack is a :class:`~.errors.MissingOCR` that
-names the Debian package to install (exit status 3).
+Glyph OCR's readings go through Tesseract kept loaded in this process
+(:mod:`.tessapi`) when tesserocr is installed, else through the ``tesseract``
+program. A missing Tesseract or language pack is a
+:class:`~.errors.MissingOCR` that names the Debian package to install (exit
+status 3).
 """
 
 from __future__ import annotations
@@ -104,6 +107,9 @@ TIMEOUT = 600
 class TesseractInfo:
     version: str
     languages: frozenset[str]
+    #: The folder the program reads its packs from, as it names it: the in-process engine
+    #: (:mod:`.tessapi`) reads the same packs.
+    tessdata: str | None = None
 
 
 def debian_package(lang: str) -> str:
@@ -123,7 +129,8 @@ def _probe(program: str) -> TesseractInfo | None:
     first = (ver.stdout or ver.stderr).strip().splitlines()
     version = first[0].split()[-1] if first else "unknown"
     names = [ln.strip() for ln in langs.stdout.splitlines()[1:] if ln.strip()]
-    return TesseractInfo(version, frozenset(names))
+    folder = re.search(r'"([^"]+)"', langs.stdout.split("\n", 1)[0])
+    return TesseractInfo(version, frozenset(names), folder.group(1) if folder else None)
 
 
 def tesseract_program() -> str:
@@ -338,7 +345,41 @@ def _write_image(image: Any, folder: str) -> Path:
     return path
 
 
+#: Tesseract's variables for reading characters: a box for each, and the candidates behind
+#: each (a glyph two codes share is told apart).
+HOCR_VARIABLES = {"hocr_char_boxes": "1", "lstm_choice_mode": "2"}
+#: Tesseract's variables for script detection: twenty characters name the script as surely
+#: as fifty, in half the time.
+OSD_VARIABLES = {"min_characters_to_try": "20"}
+#: Page segmentation modes: the page's own layout analysis, or one block of lines.
+PSM_AUTO, PSM_BLOCK = 3, 6
+
+
 def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
+    """Read through the engine kept in this process, else through the program."""
+    from . import tessapi
+
+    psm = PSM_BLOCK if block else PSM_AUTO
+    tessdata = tesseract_info().tessdata
+    if tessdata is not None:
+        try:
+            return parse_hocr(tessapi.hocr(image, tessdata, lang, psm, _dpi(HOCR_VARIABLES)))
+        except tessapi.Unavailable:
+            pass
+    return parse_hocr(_recognise_program(image, lang, psm))
+
+
+def _dpi(variables: Mapping[str, str]) -> dict[str, str]:
+    """The variables with the pictures' resolution, which the program takes as ``--dpi``."""
+    return {**variables, "user_defined_dpi": str(OCR_DPI)}
+
+
+def _settings(variables: Mapping[str, str]) -> list[str]:
+    return [arg for name, value in variables.items() for arg in ("-c", f"{name}={value}")]
+
+
+def _recognise_program(image: Any, lang: str, psm: int) -> str:
+    """The hOCR document of the ``tesseract`` program's reading."""
     with tempfile.TemporaryDirectory(prefix="textlayer-ocr-") as tmp:
         picture = _write_image(image, tmp)
         base = Path(tmp, "out")
@@ -347,16 +388,12 @@ def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
                 tesseract_program(),
                 str(picture),
                 str(base),
-                *(["--psm", "6"] if block else []),
+                *(["--psm", str(psm)] if psm != PSM_AUTO else []),
                 "-l",
                 lang,
                 "--dpi",
                 str(OCR_DPI),
-                "-c",
-                "hocr_char_boxes=1",
-                # The candidates behind each character: a glyph two codes share is told apart.
-                "-c",
-                "lstm_choice_mode=2",
+                *_settings(HOCR_VARIABLES),
                 "hocr",
             ],
             "Tesseract",
@@ -364,7 +401,7 @@ def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
         out = base.with_suffix(".hocr")
         if done.returncode != 0 or not out.exists():
             raise TextLayerError(f"Tesseract failed: {_last_line(done.stderr)}")
-        return parse_hocr(out.read_text(encoding="utf-8"))
+        return out.read_text(encoding="utf-8")
 
 
 def detect_script(image: Any) -> str | None:
@@ -372,16 +409,28 @@ def detect_script(image: Any) -> str | None:
     info = tesseract_info()
     if "osd" not in info.languages:
         return None
+    name = _script(image, info)
+    return SCRIPT_LANG.get(name) if name else None
+
+
+def _script(image: Any, info: TesseractInfo) -> str | None:
+    """The script OSD names, through the engine kept in this process, else the program."""
+    from . import tessapi
+
+    if info.tessdata is not None:
+        try:
+            return tessapi.script(image, info.tessdata, _dpi(OSD_VARIABLES))
+        except tessapi.Unavailable:
+            pass
     with tempfile.TemporaryDirectory(prefix="textlayer-osd-") as tmp:
         picture = _write_image(image, tmp)
         done = _run(
-            # Twenty characters name the script as surely as fifty, in half the time.
             [tesseract_program(), str(picture), "-", "--psm", "0", "--dpi", str(OCR_DPI),
-             "-c", "min_characters_to_try=20"],
+             *_settings(OSD_VARIABLES)],
             "Tesseract OSD",
         )
     match = re.search(r"Script:\s*(\w+)", done.stdout + done.stderr)
-    return SCRIPT_LANG.get(match.group(1)) if match else None
+    return match.group(1) if match else None
 
 
 def _last_line(text: str) -> str:
@@ -465,8 +514,14 @@ def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> list[Any]:
     return opened
 
 
-def describe(info: TesseractInfo, lang: str, how: str) -> str:
-    return f"Tesseract {info.version}, language {lang} ({how})"
+def describe(info: TesseractInfo, lang: str, how: str, *, glyphs: bool = False) -> str:
+    """The OCR named in a repair's report. ``glyphs``: glyph OCR reads, in this process when
+    tesserocr is there (its own Tesseract build); OCRmyPDF always runs the program."""
+    from . import tessapi
+
+    kept = tessapi.version() if glyphs else None
+    engine = f"Tesseract {kept} (tesserocr)" if kept else f"Tesseract {info.version}"
+    return f"{engine}, language {lang} ({how})"
 
 
 def install_hint(langs: Iterable[str]) -> str:

@@ -156,7 +156,7 @@ def _repair_open(
                 tess_lang, how = glyphlang.choose_lang(
                     data, [p.usage for p in open_plans], declared=glyphlang.declared_pack(pdf)
                 ) or choose_lang(lang, readable, page_images(data, pages[:1]), notes)
-            ocr_desc = ocrlib.describe(info, tess_lang, how)
+            ocr_desc = ocrlib.describe(info, tess_lang, how, glyphs=True)
             found = glyphocr.from_glyphs(data, [p.usage for p in open_plans], tess_lang)
             for plan in open_plans:
                 if plan.usage.key in found:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import io
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -104,14 +105,20 @@ def _declaring(broken: Path, lang: str | None) -> None:
 
 
 def _tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Tesseract's readings, whichever route reads (the kept engine or the program)."""
     runs: list[str] = []
-    real = ocr._run
+    recognise, script = ocr._recognise, ocr._script
 
-    def counted(args: list[str], what: str) -> object:
-        runs.append(what)
-        return real(args, what)
+    def read(*args: object, **kwargs: object) -> object:
+        runs.append("Tesseract")
+        return recognise(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ocr, "_run", counted)
+    def detect(*args: object) -> object:
+        runs.append("Tesseract OSD")
+        return script(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ocr, "_recognise", read)
+    monkeypatch.setattr(ocr, "_script", detect)
     monkeypatch.setattr(ocr, "_READ", {})
     return runs
 
@@ -189,9 +196,11 @@ def test_the_declared_language_is_read_as_a_tesseract_pack(
 def test_a_specimen_sheet_is_read_as_one_block_of_lines(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sheet is rows of words laid out by glyph OCR itself: Tesseract is told so (page
-    segmentation mode 6) instead of analysing its layout, and the page still reads exactly."""
+    segmentation mode 6) instead of analysing its layout, and the page still reads exactly.
+    Through the program (its arguments are what is checked), the route without tesserocr."""
     from PIL import Image
 
+    monkeypatch.setenv("TEXTLAYER_TESSERACT_CLI", "1")
     reads: list[tuple[list[str], int]] = []
     real = ocr._run
 
@@ -237,4 +246,49 @@ def test_a_page_read_while_choosing_the_language_is_rendered_once(
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
     assert runs == ["Tesseract", "Tesseract"]  # Bulgarian, then Russian: no script detection
     assert len(boxed) == 1
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+def test_a_specimen_sheet_is_read_as_one_block_of_lines_in_this_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through the engine kept in this process: the sheet's engine is made in page
+    segmentation mode 6, and the program never runs."""
+    from pytest_textlayer.repairs import tessapi
+
+    if not tessapi.enabled():
+        pytest.skip("tesserocr built on the program's Tesseract is not installed (./dev builds it)")
+    monkeypatch.setattr(tessapi, "_ENGINES", OrderedDict())
+    monkeypatch.setattr(ocr, "_READ", {})
+    programs: list[str] = []
+    monkeypatch.setattr(ocr, "_run", lambda args, what: programs.append(what))
+    broken, truth = _severed(tmp_path, "fr")
+    out = tmp_path / "fr.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ok and report.ocr is not None and "(tesserocr)" in report.ocr
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+    assert [(lang, psm) for _, _, lang, psm in tessapi._ENGINES] == [("fra", ocr.PSM_BLOCK)]
+    assert programs == []
+
+
+@pytest.mark.parametrize("lang", ["ru"])
+def test_through_the_program_a_severed_page_reads_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """``TEXTLAYER_TESSERACT_CLI=1``: every reading runs the ``tesseract`` program (the route
+    without tesserocr), script detection included, and the page reads exactly as well."""
+    monkeypatch.setenv("TEXTLAYER_TESSERACT_CLI", "1")
+    monkeypatch.setattr(ocr, "_READ", {})
+    programs: list[str] = []
+    real = ocr._run
+
+    def counted(args: list[str], what: str) -> object:
+        programs.append(what)
+        return real(args, what)
+
+    monkeypatch.setattr(ocr, "_run", counted)
+    broken, truth = _severed(tmp_path, lang)
+    _declaring(broken, "en-US")  # read in English, then script detection, then Russian
+    out = tmp_path / f"{lang}.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ocr is not None and "(tesserocr)" not in report.ocr
+    assert programs == ["Tesseract", "Tesseract OSD", "Tesseract"]
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
