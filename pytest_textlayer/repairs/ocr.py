@@ -355,15 +355,30 @@ OSD_VARIABLES = {"min_characters_to_try": "20"}
 PSM_AUTO, PSM_BLOCK = 3, 6
 
 
+def kept_engine(info: TesseractInfo) -> bool:
+    """Do readings go through Tesseract kept in this process (:mod:`.tessapi`)?
+
+    Only when tesserocr is built on the program's own Tesseract version: another version
+    reads some letters otherwise (the 5.5 that tesserocr's wheel bundles reads the ё of
+    "вернётся" as е where Debian's 5.3 program reads it right), and the engine is there to
+    read faster, not differently. ``pip install --no-binary tesserocr tesserocr`` builds it
+    on the system's Tesseract.
+    """
+    from . import tessapi
+
+    return info.tessdata is not None and tessapi.version() == info.version
+
+
 def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
     """Read through the engine kept in this process, else through the program."""
     from . import tessapi
 
     psm = PSM_BLOCK if block else PSM_AUTO
-    tessdata = tesseract_info().tessdata
-    if tessdata is not None:
+    info = tesseract_info()
+    if info.tessdata is not None and kept_engine(info):
         try:
-            return parse_hocr(tessapi.hocr(image, tessdata, lang, psm, _dpi(HOCR_VARIABLES)))
+            return parse_hocr(
+                tessapi.hocr(image, info.tessdata, lang, psm, _dpi(HOCR_VARIABLES)))
         except tessapi.Unavailable:
             pass
     return parse_hocr(_recognise_program(image, lang, psm))
@@ -417,7 +432,7 @@ def _script(image: Any, info: TesseractInfo) -> str | None:
     """The script OSD names, through the engine kept in this process, else the program."""
     from . import tessapi
 
-    if info.tessdata is not None:
+    if info.tessdata is not None and kept_engine(info):
         try:
             return tessapi.script(image, info.tessdata, _dpi(OSD_VARIABLES))
         except tessapi.Unavailable:
@@ -519,7 +534,7 @@ def describe(info: TesseractInfo, lang: str, how: str, *, glyphs: bool = False) 
     tesserocr is there (its own Tesseract build); OCRmyPDF always runs the program."""
     from . import tessapi
 
-    kept = tessapi.version() if glyphs else None
+    kept = tessapi.version() if glyphs and kept_engine(info) else None
     engine = f"Tesseract {kept} (tesserocr)" if kept else f"Tesseract {info.version}"
     return f"{engine}, language {lang} ({how})"
 

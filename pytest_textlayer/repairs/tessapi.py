@@ -52,34 +52,11 @@ _LOCK = threading.Lock()
 
 
 def enabled() -> bool:
-    """Whether readings may go through tesserocr here: it is importable, not refused, and
-    built on the program's own Tesseract version.
-
-    Another version reads some letters otherwise: the Tesseract 5.5 that tesserocr's wheel
-    bundles reads the ё of "вернётся" as е where Debian's 5.3 program reads it right. The
-    engine is there to read faster, not differently, so a tesserocr built on other sources
-    gives way to the program (``pip install --no-binary tesserocr tesserocr`` builds it on
-    the system's Tesseract).
-    """
+    """Whether readings may go through tesserocr here (it is importable and not refused);
+    :func:`.ocr.kept_engine` also asks that its Tesseract be the program's version."""
     if os.environ.get(FORCE_CLI, "") not in ("", "0") or os.environ.get("TEXTLAYER_TESSERACT"):
         return False
-    module = _module()
-    return module is not None and _version_of(module) == _program_version()
-
-
-def _version_of(module: Any) -> str | None:
-    first = str(module.tesseract_version()).split()
-    return first[1] if len(first) > 1 else None
-
-
-def _program_version() -> str | None:
-    from ..errors import MissingOCR
-    from .ocr import tesseract_info
-
-    try:
-        return tesseract_info().version
-    except MissingOCR:
-        return None
+    return _module() is not None
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,7 +74,10 @@ def _module() -> Any:
 
 def version() -> str | None:
     """The Tesseract version inside tesserocr, when readings go through it."""
-    return _version_of(_module()) if enabled() else None
+    if not enabled():
+        return None
+    first = str(_module().tesseract_version()).split()
+    return first[1] if len(first) > 1 else None
 
 
 def _engine(tessdata: str, lang: str, psm: int, variables: Mapping[str, str]) -> Any:
