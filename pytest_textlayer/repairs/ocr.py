@@ -11,8 +11,8 @@ Two uses:
   so readable pages are never rasterised.
 
 Glyph OCR's readings go through Tesseract kept loaded in this process
-(:mod:`.tessapi`) when tesserocr is installed, else through the ``tesseract``
-program. A missing Tesseract or language pack is a
+(:mod:`.tessapi`) when tesserocr is installed and built on the program's own
+Tesseract, else through the ``tesseract`` program. A missing Tesseract or language pack is a
 :class:`~.errors.MissingOCR` that names the Debian package to install (exit
 status 3).
 """
@@ -531,7 +531,7 @@ def ocr_pages(pdf: Any, modes: Mapping[int, str], lang: str) -> list[Any]:
 
 def describe(info: TesseractInfo, lang: str, how: str, *, glyphs: bool = False) -> str:
     """The OCR named in a repair's report. ``glyphs``: glyph OCR reads, in this process when
-    tesserocr is there (its own Tesseract build); OCRmyPDF always runs the program."""
+    :func:`kept_engine` says so; OCRmyPDF always runs the program."""
     from . import tessapi
 
     kept = tessapi.version() if glyphs and kept_engine(info) else None
