@@ -30,6 +30,45 @@ def _flags(descriptor: Any) -> int:
         return 0
 
 
+def _differences(diffs: Any) -> dict[int, str]:
+    """Code -> glyph name of an /Encoding's /Differences array.
+
+    Read from the array's text in one step when it holds only integers and names without
+    `#` escapes (what producers write): reading its hundreds of items as qpdf objects one
+    at a time cost more than the rest of the font's analysis. Anything else is read item
+    by item, with the same result.
+    """
+    import pikepdf
+
+    differences: dict[int, str] = {}
+    text = diffs.unparse(resolved=True)
+    if text[:1] == b"[" and text[-1:] == b"]" and b"#" not in text:
+        try:
+            code = 0
+            for token in text[1:-1].split():
+                if token[:1] == b"/":
+                    if 0 <= code < 256:
+                        differences[code] = token[1:].decode("ascii")
+                    code += 1
+                else:
+                    code = int(token)
+            return differences
+        except (ValueError, UnicodeDecodeError):  # a real, a string, a non-ASCII name
+            differences = {}
+    code = 0
+    for item in diffs:
+        if isinstance(item, pikepdf.Name):
+            if 0 <= code < 256:
+                differences[code] = str(item)[1:]
+            code += 1
+        else:
+            try:
+                code = int(item)
+            except (TypeError, ValueError):
+                continue
+    return differences
+
+
 def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     import pikepdf
 
@@ -53,17 +92,7 @@ def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
         base_enc = pdf_name(enc_obj.get("/BaseEncoding"))
         diffs = enc_obj.get("/Differences")
         if isinstance(diffs, pikepdf.Array):
-            code = 0
-            for item in diffs:
-                if isinstance(item, pikepdf.Name):
-                    if 0 <= code < 256:
-                        differences[code] = str(item)[1:]
-                    code += 1
-                else:
-                    try:
-                        code = int(item)
-                    except (TypeError, ValueError):
-                        continue
+            differences = _differences(diffs)
         enc_label = "custom" if differences else base_enc
     if base_enc not in NAMED_ENCODINGS:
         base_enc = None

@@ -751,3 +751,33 @@ def test_a_glyph_mapped_to_white_space_loses_no_letter() -> None:
     cmap = tounicode_stream({65: "\x03", 66: "\x04", 67: "C"}, width=1)
     _, _, bad = only_font(simple_pdf(None, b"ABCABC", tounicode=cmap))
     assert bad == 4  # other controls still are
+
+
+@pytest.mark.parametrize("items", [
+    [32, "/space", "/exclam", 65, "/A", "/B", 300, "/beyond", -1, "/before"],
+    [10, "/a b", "/c"],  # a name written with a # escape
+    [10, "/x", 12.5, "/y"],  # a real where a code belongs
+    [10, "/x", b"str", "/y"],  # a string
+    ["/first", 5, "/caf\u00e9"],  # a name outside ASCII
+])
+def test_differences_read_in_one_step_are_those_read_item_by_item(items: list[Any]) -> None:
+    from pytest_textlayer.pdf.simplefonts import _differences
+
+    pdf = pikepdf.new()
+    array = pdf.make_indirect(pikepdf.Array(
+        [pikepdf.Name(i) if isinstance(i, str) else pikepdf.String(i) if isinstance(i, bytes)
+         else i for i in items]))
+    expected: dict[int, str] = {}
+    code = 0
+    for item in array:
+        if isinstance(item, pikepdf.Name):
+            if 0 <= code < 256:
+                expected[code] = str(item)[1:]
+            code += 1
+        else:
+            try:
+                code = int(item)
+            except (TypeError, ValueError):
+                continue
+    assert _differences(array) == expected
+    assert _differences(pdf.get_object(array.objgen)) == expected
