@@ -117,6 +117,7 @@ def scan_pages(
             yield index, scan_or_error(qpdf, index, cache, budget())
         return
     rest = indices[1:]
+    analyse_fonts(qpdf, rest, cache)
     hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
     started = _Helper.start(qpdf, [i for p, i in enumerate(rest) if helped(p)], cache, hint)
     try:
@@ -132,6 +133,44 @@ def scan_pages(
     finally:
         started.stop()
         hint.close()
+
+
+def analyse_fonts(qpdf: Any, indices: Sequence[int], cache: dict[Any, Any]) -> None:
+    """Analyse the fonts the pages' resources name (and their forms'), before the fork.
+
+    A font first met on a page the helper walks would otherwise be analysed twice, by the
+    helper to walk and by this process to judge: on a document joined from many files, with
+    hundreds of fonts, the helper then only added CPU (1.44 of one process's, for 1.06 of
+    its wall time, on 200 pages of Debian's manuals). Analysed here, the helper inherits
+    them. A font whose analysis fails is left for the walk, which reports it as it would.
+    """
+    import pikepdf
+
+    seen: set[Any] = set()
+
+    def fonts_of(resources: Any, depth: int) -> None:
+        if not isinstance(resources, pikepdf.Dictionary) or depth > 1:
+            return
+        fonts = resources.get("/Font")
+        if isinstance(fonts, pikepdf.Dictionary):
+            for _name, font in fonts.items():
+                if isinstance(font, pikepdf.Dictionary) and font.is_indirect:
+                    key = font.objgen
+                    if key not in seen and key not in cache:
+                        seen.add(key)
+                        with contextlib.suppress(Exception):
+                            font_info(cache, key, font)
+        forms = resources.get("/XObject")
+        if isinstance(forms, pikepdf.Dictionary):
+            for _name, form in forms.items():
+                if (isinstance(form, pikepdf.Stream) and form.is_indirect
+                        and form.objgen not in seen and form.get("/Subtype") == "/Form"):
+                    seen.add(form.objgen)
+                    fonts_of(form.get("/Resources"), depth + 1)
+
+    for index in indices:
+        with contextlib.suppress(Exception):  # an unreadable page is the walk's to report
+            fonts_of(qpdf.pages[index].obj.get("/Resources"), 0)
 
 
 def scan_or_error(qpdf: Any, index: int, cache: dict[Any, Any],

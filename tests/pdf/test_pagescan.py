@@ -216,3 +216,28 @@ def test_a_cgroup_quota_counts_as_cores(tmp_path: Path, text: str, cores: float)
 def test_a_one_core_quota_starts_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pagescan, "cpu_quota", lambda: 1.0)
     assert not pagescan.helper_possible(1000)
+
+
+def test_every_font_the_pages_name_is_analysed_once_before_the_fork(long_mixed: bytes,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fonts are analysed before the fork, so the helper analyses none of its own: on a
+    document of many fonts it would otherwise analyse each one again."""
+    analysed: list[Any] = []
+    real = pagescan.font_info
+
+    def counted(cache: dict[Any, Any], key: Any, obj: Any) -> Any:
+        if key not in cache:
+            analysed.append((os.getpid(), key))
+        return real(cache, key, obj)
+
+    monkeypatch.setattr(pagescan, "font_info", counted)
+    pdf = pikepdf.open(io.BytesIO(long_mixed))
+    cache: dict[Any, Any] = {}
+    pagescan.analyse_fonts(pdf, range(len(pdf.pages)), cache)
+    named = {font.objgen for page in pdf.pages
+             for font in page.obj.Resources.get("/Font", pikepdf.Dictionary()).values()}
+    assert {key for _pid, key in analysed} == named and len(named) >= 5
+    assert all(cache[key].name for key in named)
+    analysed.clear()
+    pagescan.analyse_fonts(pdf, range(len(pdf.pages)), cache)
+    assert analysed == []  # each font once per document
