@@ -33,6 +33,12 @@ def _two_cores() -> bool:
 pytestmark = [pytest.mark.skipif(not _two_cores(), reason="needs Linux and two usable cores"),
               pytest.mark.fresh_process]
 
+@pytest.fixture(autouse=True)
+def _helper_whatever_the_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests run beside others, which load the machine: the helper is asked for."""
+    monkeypatch.setenv(pagescan.ENV, "1")
+
+
 #: Every verdict the generators make, several times over: more pages than MIN_PAGES, fonts
 #: shared across pages (FontTrust carries what earlier pages proved) and broken ones.
 FAMILIES = ["readable", "severed", "shifted", "scrambled", "pua", "image-only", "blank",
@@ -241,3 +247,16 @@ def test_every_font_the_pages_name_is_analysed_once_before_the_fork(long_mixed: 
     analysed.clear()
     pagescan.analyse_fonts(pdf, range(len(pdf.pages)), cache)
     assert analysed == []  # each font once per document
+
+
+def test_no_helper_on_a_busy_machine_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a core to spare the helper only takes turns with its parent."""
+    cores = min(len(os.sched_getaffinity(0)), pagescan.cpu_quota())
+    monkeypatch.delenv(pagescan.ENV)
+    monkeypatch.setattr(pagescan, "load_average", lambda: cores + 2.0)
+    assert not pagescan.helper_possible(1000)
+    monkeypatch.setattr(pagescan, "load_average", lambda: cores - 0.5)
+    assert pagescan.helper_possible(1000)
+    monkeypatch.setattr(pagescan, "load_average", lambda: cores + 2.0)
+    monkeypatch.setenv(pagescan.ENV, "1")
+    assert pagescan.helper_possible(1000)
