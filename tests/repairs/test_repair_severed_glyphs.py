@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from _notices import NOTICES, notice_page
 from _producers import CHROMIUM, norm, print_with_chromium
+from _tesseract import packs, program_runs
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairs import ocr
@@ -36,20 +37,13 @@ GREEK = {
 }
 
 
-def _packs(*names: str) -> bool:
-    try:
-        return set(names) <= ocr.tesseract_info().languages
-    except Exception:  # noqa: BLE001 - no Tesseract at all
-        return False
-
-
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
     pytest.mark.skipif(
         not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists(),
         reason="fonts-dejavu-core is needed to build the PDFs",
     ),
-    pytest.mark.skipif(not _packs("fra", "rus", "osd"), reason="tesseract fra, rus, osd needed"),
+    pytest.mark.skipif(not packs("fra", "rus", "osd"), reason="tesseract fra, rus, osd needed"),
 ]
 
 
@@ -161,7 +155,7 @@ def test_a_declared_language_the_glyphs_contradict_is_not_believed(
     assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
 
 
-@pytest.mark.skipif(not _packs("ell"), reason="tesseract ell needed")
+@pytest.mark.skipif(not packs("ell"), reason="tesseract ell needed")
 def test_a_greek_serif_page_is_read_in_greek(tmp_path: Path) -> None:
     """Tesseract's script detection takes this page (DejaVu Serif, a large bold heading) for
     Latin. Read in English, the votes agree on half its codes: a wrong script; read in
@@ -277,14 +271,7 @@ def test_through_the_program_a_severed_page_reads_the_same(
     without tesserocr), script detection included, and the page reads exactly as well."""
     monkeypatch.setenv("TEXTLAYER_TESSERACT_CLI", "1")
     monkeypatch.setattr(ocr, "_READ", {})
-    programs: list[str] = []
-    real = ocr._run
-
-    def counted(args: list[str], what: str) -> object:
-        programs.append(what)
-        return real(args, what)
-
-    monkeypatch.setattr(ocr, "_run", counted)
+    programs = program_runs(monkeypatch)
     broken, truth = _severed(tmp_path, lang)
     _declaring(broken, "en-US")  # read in English, then script detection, then Russian
     out = tmp_path / f"{lang}.fixed.pdf"

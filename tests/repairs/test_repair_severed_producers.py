@@ -32,9 +32,9 @@ from _producers import (
     print_with_libreoffice,
     print_with_weasyprint,
 )
+from _tesseract import packs
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
-from pytest_textlayer.repairs import ocr
 from pytest_textlayer.repairs.repairer import repair
 
 TEXTS = {
@@ -50,16 +50,9 @@ TEXTS = {
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
-def _packs(*names: str) -> bool:
-    try:
-        return set(names) <= ocr.tesseract_info().languages
-    except Exception:  # noqa: BLE001 - no Tesseract at all
-        return False
-
-
 pytestmark = pytest.mark.skipif(not DEJAVU.exists(),
                                 reason="fonts-dejavu-core is needed to build the PDFs")
-needs_ocr = pytest.mark.skipif(not _packs("fra", "rus", "ell", "osd"),
+needs_ocr = pytest.mark.skipif(not packs("fra", "rus", "ell", "osd"),
                                reason="tesseract fra, rus, ell, osd needed")
 HAVE = {
     "libreoffice": SOFFICE is not None,

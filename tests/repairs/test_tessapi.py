@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from _tesseract import packs, program_runs
 
 from pytest_textlayer.repairs import ocr, tessapi
 
@@ -27,15 +28,8 @@ RUSSIAN = ["Библиотека на улице Каменоломен закр
            "на шесть недель, пока меняют крышу здания."]
 
 
-def _packs(*names: str) -> bool:
-    try:
-        return set(names) <= ocr.tesseract_info().languages
-    except Exception:  # noqa: BLE001 - no Tesseract at all
-        return False
-
-
 pytestmark = [
-    pytest.mark.skipif(not _packs("eng", "rus", "osd"), reason="tesseract eng, rus, osd needed"),
+    pytest.mark.skipif(not packs("eng", "rus", "osd"), reason="tesseract eng, rus, osd needed"),
     pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core draws the pictures"),
 ]
 def _kept() -> bool:
@@ -69,15 +63,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(tessapi, "_FAILED", set())
     monkeypatch.setattr(ocr, "_READ", {})
     monkeypatch.delenv(tessapi.FORCE_CLI, raising=False)
-    runs: list[str] = []
-    real = ocr._run
-
-    def counted(args: list[str], what: str) -> object:
-        runs.append(what)
-        return real(args, what)
-
-    monkeypatch.setattr(ocr, "_run", counted)
-    return runs
+    return program_runs(monkeypatch)
 
 
 @needs_tesserocr
