@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import printable
-from .fontinfo import ONE_BYTE, FontInfo
+from .fontinfo import FontInfo
 from .fonts import analyse_font
 from .geometry import IDENTITY, Matrix, bounding_box, matrix, mul, page_box, translate
 from .imagecover import GRID, ImageCoverage
@@ -315,12 +315,12 @@ class _Walker(ImageCoverage, OptionalContent):
         # One-byte fonts (most simple fonts): the bytes are the codes; two-byte fonts
         # (Identity-H and most CID fonts): the bytes, a partial last code left out, are split
         # when the page's codes are first counted (FontUse.codes); skip building a list.
-        ranges = info.code_ranges
+        width = info.code_width
         codes: Sequence[int]
-        if ranges is ONE_BYTE or ranges == ONE_BYTE:
+        if width == 1:
             codes = raw
             n = len(raw)
-        elif len(ranges) == 1 and ranges[0][0] == 2:
+        elif width == 2:
             codes = raw[:-1] if len(raw) & 1 else raw
             n = len(codes) >> 1
         else:

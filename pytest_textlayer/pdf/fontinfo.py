@@ -228,6 +228,13 @@ class FontInfo:
         return bool(self.bad) or self.missing is not None
 
     @cached_property
+    def code_width(self) -> int:
+        """Bytes per code when every code has the same (1 for simple fonts, 2 for Identity-H
+        and most CID fonts), 0 for a codespace of mixed widths: the walk and the text
+        collection take their shortcuts by it, as :func:`split_codes` does."""
+        return self.code_ranges[0][0] if len(self.code_ranges) == 1 else 0
+
+    @cached_property
     def good_bytes(self) -> bytes:
         """The one-byte codes that are not bad (to delete with bytes.translate, leaving the bad)."""
         return bytes(code for code in range(256) if not self.is_bad_code(code))

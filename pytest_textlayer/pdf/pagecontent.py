@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import FontReport, FontStatus
-from .fontinfo import ONE_BYTE, FontInfo, split_codes
+from .fontinfo import FontInfo, split_codes
 from .pagetext import TEXT_BUDGET
 
 
@@ -61,8 +61,9 @@ class FontUse:
             chunks, self.drawn = self.drawn, []
             if isinstance(chunks[0], bytes):
                 data = b"".join(chunks)  # type: ignore[arg-type]
-                ranges = self.font.code_ranges
-                self._codes.update(data if ranges == ONE_BYTE else split_codes(data, ranges))
+                font = self.font
+                self._codes.update(
+                    data if font.code_width == 1 else split_codes(data, font.code_ranges))
             else:
                 for chunk in chunks:
                     self._codes.update(chunk)
@@ -74,7 +75,7 @@ class FontUse:
         if not font.can_be_bad:
             self.bad_glyphs = 0
         elif (self.drawn and not self._codes and isinstance(self.drawn[0], bytes)
-              and font.code_ranges == ONE_BYTE):
+              and font.code_width == 1):
             self.bad_glyphs = len(b"".join(self.drawn).translate(None, font.good_bytes))  # type: ignore[arg-type]
         else:
             self.bad_glyphs = sum(n for code, n in self.codes.items() if font.is_bad_code(code))

@@ -111,7 +111,7 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     """
     ranges = info.code_ranges
     table = None if info.codes_are_utf16 else _table(info)
-    if ranges == ONE_BYTE and not info.codes_are_utf16:
+    if info.code_width == 1 and not info.codes_are_utf16:
         if not table:
             return _latin1
         one = {code: text for code, text in table.items() if code < 256}
@@ -119,7 +119,7 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
             # C charmap decoding: one character per byte, as translate would give.
             chars = "".join(one.get(code, chr(code)) for code in range(256))
             return functools.partial(_charmap, chars)
-    if len(ranges) == 1 and ranges[0][0] == 2:
+    if info.code_width == 2:
         return functools.partial(_two_byte_text, table)
     return functools.partial(_codes_text, ranges, table)
 
