@@ -240,11 +240,14 @@ def _agreement(a: str, b: str) -> float:
     return sum(1 for x, y in zip(a, b, strict=True) if x == y) / len(a)
 
 
-_IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+#: Kana, and the Han ideographs (extension A, unified, compatibility).
+_KANA_CHARS = "\u3040-\u30ff"
+_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_IDEOGRAPHIC_RUN = re.compile(f"[{_KANA_CHARS}{_HAN_CHARS}]+")
 
 
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(f"[{_KANA_CHARS}]")
+_HAN = re.compile(f"[{_HAN_CHARS}]")
 #: Distinct Han characters a reading must hold before their spread says anything ...
 MIN_HAN_KINDS = 8
 #: ... and the code-point window (one byte of codes) that holds an alphabet moved, not Chinese.
