@@ -355,8 +355,9 @@ OSD_VARIABLES = {"min_characters_to_try": "20"}
 PSM_AUTO, PSM_BLOCK = 3, 6
 
 
-def kept_engine(info: TesseractInfo) -> bool:
-    """Do readings go through Tesseract kept in this process (:mod:`.tessapi`)?
+def kept_engine(info: TesseractInfo) -> str | None:
+    """The packs folder readings go through Tesseract kept in this process (:mod:`.tessapi`)
+    with, or None when the program reads.
 
     Only when tesserocr is built on the program's own Tesseract version: another version
     reads some letters otherwise (the 5.5 that tesserocr's wheel bundles reads the ё of
@@ -366,7 +367,7 @@ def kept_engine(info: TesseractInfo) -> bool:
     """
     from . import tessapi
 
-    return info.tessdata is not None and tessapi.version() == info.version
+    return info.tessdata if tessapi.version() == info.version else None
 
 
 def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
@@ -374,11 +375,10 @@ def _recognise(image: Any, lang: str, *, block: bool = False) -> list[OcrChar]:
     from . import tessapi
 
     psm = PSM_BLOCK if block else PSM_AUTO
-    info = tesseract_info()
-    if info.tessdata is not None and kept_engine(info):
+    folder = kept_engine(tesseract_info())
+    if folder is not None:
         try:
-            return parse_hocr(
-                tessapi.hocr(image, info.tessdata, lang, psm, _dpi(HOCR_VARIABLES)))
+            return parse_hocr(tessapi.hocr(image, folder, lang, psm, _dpi(HOCR_VARIABLES)))
         except tessapi.Unavailable:
             pass
     return parse_hocr(_recognise_program(image, lang, psm))
@@ -432,9 +432,10 @@ def _script(image: Any, info: TesseractInfo) -> str | None:
     """The script OSD names, through the engine kept in this process, else the program."""
     from . import tessapi
 
-    if info.tessdata is not None and kept_engine(info):
+    folder = kept_engine(info)
+    if folder is not None:
         try:
-            return tessapi.script(image, info.tessdata, _dpi(OSD_VARIABLES))
+            return tessapi.script(image, folder, _dpi(OSD_VARIABLES))
         except tessapi.Unavailable:
             pass
     with tempfile.TemporaryDirectory(prefix="textlayer-osd-") as tmp:
@@ -534,7 +535,7 @@ def describe(info: TesseractInfo, lang: str, how: str, *, glyphs: bool = False) 
     :func:`kept_engine` says so; OCRmyPDF always runs the program."""
     from . import tessapi
 
-    kept = tessapi.version() if glyphs and kept_engine(info) else None
+    kept = tessapi.version() if glyphs and kept_engine(info) is not None else None
     engine = f"Tesseract {kept} (tesserocr)" if kept else f"Tesseract {info.version}"
     return f"{engine}, language {lang} ({how})"
 

@@ -8,11 +8,12 @@ detection, sometimes a second language), a benchmark or a corpus run in
 hundreds. One engine per (pack, page segmentation mode), kept for the
 process's life, pays that load once.
 
-:mod:`.ocr` asks here first and runs the program when :class:`Unavailable`
-is raised: tesserocr is not installed (it is an optional extra,
-``pytest-textlayer[tesserocr]``), ``TEXTLAYER_TESSERACT_CLI=1`` asks for
-the program, ``TEXTLAYER_TESSERACT`` names a program of its own, or an
-engine cannot load the pack. The packs are the ones the program reads (its
+:mod:`.ocr` asks here first and runs the program when tesserocr is not
+installed (it is an optional extra, ``pytest-textlayer[tesserocr]``), is
+built on another Tesseract version than the program's (``ocr.kept_engine``),
+``TEXTLAYER_TESSERACT_CLI=1`` asks for the program, ``TEXTLAYER_TESSERACT``
+names a program of its own, or an engine cannot load the pack
+(:class:`Unavailable`). The packs are the ones the program reads (its
 tessdata folder, passed explicitly: tesserocr's own Tesseract build looks
 elsewhere by default), so the installed-pack checks and the Debian package
 named for a missing one stay the program's.

@@ -249,7 +249,7 @@ def test_a_specimen_sheet_is_read_as_one_block_of_lines_in_this_process(
     segmentation mode 6, and the program never runs."""
     from pytest_textlayer.repairs import tessapi
 
-    if not ocr.kept_engine(ocr.tesseract_info()):
+    if ocr.kept_engine(ocr.tesseract_info()) is None:
         pytest.skip("tesserocr built on the program's Tesseract is not installed (./dev builds it)")
     monkeypatch.setattr(tessapi, "_ENGINES", OrderedDict())
     monkeypatch.setattr(ocr, "_READ", {})

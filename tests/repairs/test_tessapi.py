@@ -34,7 +34,7 @@ pytestmark = [
 ]
 def _kept() -> bool:
     try:
-        return ocr.kept_engine(ocr.tesseract_info())
+        return ocr.kept_engine(ocr.tesseract_info()) is not None
     except Exception:  # noqa: BLE001 - no Tesseract at all
         return False
 
@@ -151,7 +151,7 @@ def test_a_tesserocr_built_on_another_tesseract_gives_way_to_the_program(
 
     monkeypatch.setattr(tessapi, "_module", lambda: SimpleNamespace(
         PyTessBaseAPI=engine, tesseract_version=lambda: "tesseract 99.1.0\n leptonica-1.84.1"))
-    assert not ocr.kept_engine(ocr.tesseract_info())
+    assert ocr.kept_engine(ocr.tesseract_info()) is None
     assert ocr.chars_text(ocr._recognise(_picture(ENGLISH[:1]), "eng")) == ENGLISH[0]
     assert made == [] and fresh == ["Tesseract"]
 
