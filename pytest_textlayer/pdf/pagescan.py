@@ -8,15 +8,16 @@ another, so what earlier pages proved about a font (FontTrust) is applied
 exactly as in a one-process run: the verdicts, evidence and order are the
 same either way, only the wall time differs.
 
-The helper is forked once the first page is walked (it inherits the imported
-readers, the document's qpdf handle, which reads from bytes in memory, and
-the fonts analysed so far), sends each page's facts down a pipe and never
-judges. Fonts are analysed here and only named by their object number in
-what it sends, so every page refers to the same font analysis. Anything the
-helper cannot send (a page that raised, a font without an object number) the
-parent walks itself, so errors read exactly as in a one-process run; a
-helper that dies hands its remaining pages back. Memory stays bounded: the
-pipe holds a few pages, the helper waits when it is full.
+The helper is forked once the first page is walked and the fonts the pages
+name are analysed (it inherits the imported readers, the document's qpdf
+handle, which reads from bytes in memory, and those analyses), sends each
+page's facts down a pipe and never judges. Fonts are analysed here and only
+named by their object number in what it sends, so every page refers to the
+same font analysis. Anything the helper cannot send (a page that raised, a
+font without an object number) the parent walks itself, so errors read
+exactly as in a one-process run; a helper that dies hands its remaining
+pages back. Memory stays bounded: the pipe holds a few pages, the helper
+waits when it is full.
 
 Only where it is safe and cheap: Linux (the helper is killed with its parent
 through PR_SET_PDEATHSIG, so a killed worker leaves nothing behind), no
@@ -115,9 +116,10 @@ def scan_pages(
 
     With `helper` and when :func:`helper_possible`, a helper process walks
     three of every four pages after the first (see :func:`helped`). It is
-    forked once the first page is walked, so it inherits the fonts analysed
-    so far (and fontTools, when a program had to be read) instead of doing
-    that work again, and it reads the document through its own copy of the
+    forked once the first page is walked and the fonts the pages name are
+    analysed (:func:`analyse_fonts`), so it inherits those analyses (and
+    fontTools, when a program had to be read) instead of doing that work
+    again, and it reads the document through its own copy of the
     qpdf handle: the handle reads from bytes in memory, which a fork copies,
     never from a shared file.
 
