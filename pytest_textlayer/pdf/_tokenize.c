@@ -488,18 +488,6 @@ static PyObject *walked_operands(const char *d, Py_ssize_t span_start, Py_ssize_
     return call_python(d, span_start, span_end, op, fallback);
 }
 
-static Py_ssize_t count_pairs(const char *d, Py_ssize_t n, char c)
-{
-    Py_ssize_t count = 0;
-    for (Py_ssize_t i = 0; i + 1 < n; i++) {
-        if (d[i] == c && d[i + 1] == c) {
-            count++;
-            i++;
-        }
-    }
-    return count;
-}
-
 static int has_bracket(const char *d, Py_ssize_t a, Py_ssize_t b)
 {
     for (Py_ssize_t i = a; i < b; i++) {
@@ -570,16 +558,6 @@ static PyObject *scan(PyObject *self, PyObject *args)
     Tokens tk = {NULL, 0, 0};
     int decline = 0;
 
-    /* Unbalanced brackets anywhere (strings included, as bytes.count counts them). */
-    Py_ssize_t opens = 0, closes = 0;
-    for (Py_ssize_t i = 0; i < len; i++) {
-        opens += d[i] == '[';
-        closes += d[i] == ']';
-    }
-    if (opens != closes || count_pairs(d, len, '<') != count_pairs(d, len, '>')) {
-        decline = 1;
-        goto done;
-    }
     ops = PyList_New(0);
     brackets = PyList_New(0);
     if (ops == NULL || brackets == NULL) goto done;

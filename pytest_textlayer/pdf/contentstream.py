@@ -187,11 +187,13 @@ def tokenize_python(data: bytes) -> list[Instruction] | None:
         return None
     try:
         if b"[" in data or b"]" in data or b"<<" in data or b">>" in data:
-            if data.count(b"[") != data.count(b"]") or data.count(b"<<") != data.count(b">>"):
-                return None
             # Operands the walk skips must still parse: an array or dictionary spanning an
             # operator makes qpdf reject the stream. Each distinct span once: pages repeat
-            # the same few (`[] 0 d`), and most are plain numbers the search rejects.
+            # the same few (`[] 0 d`), and most are plain numbers the search rejects. Each
+            # span parses as one whole array's items or fails, and the walked operators'
+            # operands are read as strictly, so the brackets balance stream-wide: counting
+            # them again over the bytes would count those inside strings (a `[` shown as
+            # text), which sent a third of some documents' content to qpdf's parser.
             skipped = {span for span, op, _ in found if op not in _PARSED}
             for span in [span for span in skipped if _BRACKET.search(span)]:
                 _parsed(span)

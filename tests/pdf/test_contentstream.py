@@ -73,6 +73,8 @@ def agree(data: bytes) -> bool:
     b"BT /F1 12 Tf true false null Tj (x) Tj ET",
     b"/Span <</MCID 12 >> BDC /P<</MCID 3/Lang (en-GB)>>BDC EMC EMC",
     b"/OC <</MCID 1>> BDC /P <</MCID 3 /ActualText (x)>> BDC EMC EMC",
+    # brackets shown as text: strings, not arrays or dictionaries
+    b"BT /F1 12 Tf ([) Tj [(]H) -23.1 (U)] TJ (<<) Tj (a>>b) ' [(1]) 2 ([)] TJ ET",
 ])
 def test_hand_written_streams_agree(data: bytes) -> None:
     assert agree(data) is False  # these are the regular streams: the fast route must take them
@@ -109,7 +111,7 @@ _TOKENS = st.sampled_from([
     b"(\\101\\12)", b"()", b"<414243>", b"<4 1>", b"<>", b"[", b"]", b"<<", b">>", b"<</K 1>>",
     b"true", b"null", b"BT", b"ET", b"Tf", b"Tj", b"TJ", b"Td", b"TD", b"Tm", b"T*", b"'", b'"',
     b"cm", b"q", b"Q", b"Do", b"BDC", b"BMC", b"EMC", b"re", b"f", b"S", b"Tz", b"Tr", b"%c\n",
-    b"gs", b"d0", b"W*", b"xyz", b"(", b")", b"{", b"}", b"1-2", b"--1",
+    b"gs", b"d0", b"W*", b"xyz", b"(", b")", b"{", b"}", b"1-2", b"--1", b"([)", b"(]>>)",
 ])
 _SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c"])
 

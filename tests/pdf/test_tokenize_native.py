@@ -66,6 +66,7 @@ _TOKENS = st.sampled_from([
     b"(", b")", b"{", b"}", b"1-2", b"--1", b"/P", b"/OC", b"/Span", b"/MCID", b"/Lang",
     b"(a\\(b)", b"(\\101\\n\\t\\b\\f\\r\\\\)", b"(\\777)", b"(x\\\ny)", b"(x\\\r\ny)", b"(\\q)",
     b"(\\0)", b"(\\12a)", b"%(x\n", b"% [ <<\r", b"(%)", b"%)\n", b"(\\%)", b"%",
+    b"([)", b"(]>>)", b"(<<[)",
 ])
 _SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c", b"\r"])
 
