@@ -16,7 +16,14 @@ from typing import Any
 from .fontusage import FontUsage
 from .glyphocr import read_page, remember_first_pass, vote
 from .glyphreading import union
-from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs
+from .pageglyphs import (
+    Glyph,
+    glyph_words,
+    mark_inkless,
+    page_names,
+    pdfium_glyphs,
+    render_gray,
+)
 
 #: Glyphs of a page without a specimen sheet that Tesseract's script detection is shown:
 #: its time grows with the picture it is given.
@@ -90,7 +97,7 @@ def choose_lang(
             glyphs = pdfium_glyphs(page, names, index, scale, blanks) if names else {}
             if not glyphs:
                 continue
-            image = page.render(scale=scale).to_pil().convert("L")
+            image = render_gray(page, scale)
             for items in glyphs.values():
                 mark_inkless(items, image)
             words = [w for items in glyphs.values() for w in glyph_words(items)]

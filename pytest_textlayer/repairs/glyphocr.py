@@ -19,7 +19,14 @@ from typing import Any
 
 from .fontusage import FontUsage
 from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
-from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs
+from .pageglyphs import (
+    Glyph,
+    glyph_words,
+    mark_inkless,
+    page_names,
+    pdfium_glyphs,
+    render_gray,
+)
 from .recover import Recovery, coverage, usable_text
 
 #: Votes a code needs before OCR's reading of it is believed.
@@ -242,7 +249,7 @@ def from_glyphs(
                 glyphs = pdfium_glyphs(page, names, index, scale, blanks)
                 if not glyphs:
                     continue
-                image = page.render(scale=scale).to_pil().convert("L")
+                image = render_gray(page, scale)
                 for items in glyphs.values():
                     mark_inkless(items, image)
             for pair in drawn:

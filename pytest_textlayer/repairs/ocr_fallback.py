@@ -199,9 +199,11 @@ def _text_band(image: Any) -> tuple[Any, int]:
 def page_images(data: bytes, indices: list[int]) -> Iterator[Any]:
     import pypdfium2
 
+    from .pageglyphs import render_gray
+
     doc = pypdfium2.PdfDocument(data)
     try:
         for index in indices:
-            yield doc[index].render(scale=300 / 72).to_pil().convert("L")
+            yield render_gray(doc[index], 300 / 72)
     finally:
         doc.close()

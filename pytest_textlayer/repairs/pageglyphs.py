@@ -209,6 +209,17 @@ def _align(
 INKLESS = 200
 
 
+def render_gray(page: Any, scale: float) -> Any:
+    """The page as Tesseract reads it: rendered in colour, then turned grey by Pillow.
+
+    PDFium's own grey rendering costs a seventh as much but smooths glyph edges otherwise,
+    and Tesseract then read the diaeresis of a Russian ё as nothing. Asked for RGB byte
+    order, the colour render becomes a Pillow image without a copy (20 ms a 300 dpi A5 page,
+    not 24), pixel for pixel the same.
+    """
+    return page.render(scale=scale, rev_byteorder=True).to_pil().convert("L")
+
+
 def mark_inkless(items: list[Glyph], image: Any) -> None:
     """Glyphs whose cell on the render holds no ink are spaces, whatever their box says.
 
