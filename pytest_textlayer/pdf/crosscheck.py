@@ -33,13 +33,13 @@ import functools
 import os
 import unicodedata
 from collections import Counter
-from collections.abc import Collection, Container, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress
 from operator import eq
 from typing import Any
 
-from .fontprogram import cid_to_gid_map, load_program, read
+from .fontprogram import CodeRuns, cid_to_gid_map, load_program, read
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
 MIN_LETTERS = 6
@@ -281,36 +281,55 @@ def collection_table(ordering: str) -> dict[int, str]:
     return {}
 
 
-def _glyph_texts(cmap: Mapping[int, int], gids: Collection[int] | None = None
-                 ) -> dict[int, set[str]]:
-    """GID → every code point a Unicode cmap gives it; empty when the cmap looks made up.
-
-    Some writers fill a subset's Unicode subtable with glyph indices (code
-    point = GID) or with control characters: such a table says nothing about
-    the glyphs, and comparing with it would condemn a right ToUnicode.
-    `gids`, when given, keeps only those glyphs.
-    """
-    if not _cmap_usable(cmap):
-        return {}
+def _glyph_texts(cmap: Mapping[int, int], gids: Collection[int] | None) -> dict[int, set[str]]:
+    """GID → every code point a Unicode cmap gives it (`gids`, when given: those glyphs only)."""
     by_gid: dict[int, set[str]] = {}
     # A whole CJK font maps tens of thousands of code points; the glyphs asked for are picked
-    # out without a Python step per entry.
-    pairs = cmap.items() if gids is None else compress(cmap.items(),
-                                                       map(gids.__contains__, cmap.values()))
+    # out without a Python step per entry (per run of a whole font's table).
+    pairs: Iterable[tuple[int, int]]
+    if gids is None:
+        pairs = cmap.items()
+    elif isinstance(cmap, CodeRuns):
+        pairs = cmap.codes_of(gids)
+    else:
+        pairs = compress(cmap.items(), map(gids.__contains__, cmap.values()))
     for uni, gid in pairs:
         by_gid.setdefault(gid, set()).add(chr(uni))
     return by_gid
 
 
 def _cmap_usable(cmap: Mapping[int, int]) -> bool:
-    """Does a Unicode cmap give glyphs texts (not glyph indices or control characters)?"""
+    """Does a Unicode cmap give glyphs texts (not glyph indices or control characters)?
+
+    Some writers fill a subset's Unicode subtable with glyph indices (code
+    point = GID) or with control characters: such a table says nothing about
+    the glyphs, and comparing with it would condemn a right ToUnicode.
+    """
     if not cmap:
         return False
     # Entries whose code point is their glyph id, and the other ones below U+0020 (counted
     # without a Python step per entry: whole CJK fonts map tens of thousands).
-    indices: int = sum(map(eq, cmap.keys(), cmap.values()))
+    indices: int = cmap.fixed_points() if isinstance(cmap, CodeRuns) else sum(
+        map(eq, cmap.keys(), cmap.values()))
     indices += sum(1 for uni in range(0x20) if uni in cmap and cmap[uni] != uni)
     return indices * 2 <= len(cmap)
+
+
+class _Selected:
+    """The glyphs a cmap selects (``in``), their set built only when first asked: the
+    cross-check of a ToUnicode asks only when none of its codes has a text."""
+
+    def __init__(self, cmap: Mapping[int, int]) -> None:
+        self._cmap = cmap
+        self._gids: set[int] | None = None
+
+    def __contains__(self, gid: object) -> bool:
+        if self._gids is None:
+            self._gids = set(self._cmap.values())
+        return gid in self._gids
+
+    def __bool__(self) -> bool:
+        return bool(self._cmap)
 
 
 def program_texts(kind: str | None, stream: Any, cidfont: Any,
@@ -394,7 +413,7 @@ def _texts_by_glyph(prog: Any, names: str, gids: Collection[int] | None = None) 
     given), their source, and the glyphs with a text among all (``in``; false when none).
     """
     if _cmap_usable(prog.cmap):
-        return _glyph_texts(prog.cmap, gids), "cmap", set(prog.cmap.values())
+        return _glyph_texts(prog.cmap, gids), "cmap", _Selected(prog.cmap)
     if not (names and prog.glyph_names):
         return {}, "", set()
     named = _Named(prog.glyph_names)

@@ -24,8 +24,21 @@ import io
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import (
+    Callable,
+    Collection,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from dataclasses import dataclass, field
+from itertools import compress, islice
+from operator import eq
 from typing import Any
 
 from .encodings import encoding_table
@@ -103,9 +116,11 @@ class Program:
         default_factory=dict
     )  # code -> name (Type1/CFF built-in encoding)
     glyph_names: Sequence[str] | None = None  # GID -> name (CFF charset, TrueType post 1/2)
-    cmap: dict[int, int] = field(default_factory=dict)  # unicode -> GID
+    #: unicode -> GID (a whole font's as :class:`CodeRuns`)
+    cmap: Mapping[int, int] = field(default_factory=dict)
     cmap_kinds: tuple[tuple[int, int], ...] = ()
-    symbol_cmap: dict[int, int] = field(default_factory=dict)  # code -> GID from (3,0)/(1,0)
+    #: code -> GID from (3,0)/(1,0)
+    symbol_cmap: Mapping[int, int] = field(default_factory=dict)
     post_format: float | None = None
     cid_keyed: bool = False
     #: (registry, ordering) of a CID-keyed CFF: which collection its CIDs belong to.
@@ -214,10 +229,14 @@ def _load_sfnt_cff(font: Any, prog: Program) -> Program:
 
 
 def _take_subtables(prog: Program, subtables: Sequence[tuple[int, int, Any]],
-                    glyph_ids: Callable[[Any], dict[int, int]] = dict) -> bool:
+                    glyph_ids: Callable[[Any], Mapping[int, int]] | None = None) -> bool:
     """Set the program's cmaps from its subtables (``.cmap`` each): the longest Unicode one,
     the first symbol (1,0) or (3,0) one, and every subtable's kind. True when a map was read
-    (every Unicode subtable's is, to be compared; `glyph_ids` turns a map into ids)."""
+    (every Unicode subtable's is, to be compared; `glyph_ids` turns a map into ids, else it
+    is kept: a dictionary copied, :class:`CodeRuns` as they are, since copying them would
+    build the dictionary of every code they spare)."""
+    if glyph_ids is None:
+        glyph_ids = _own
     kinds: list[tuple[int, int]] = []
     best: Any = None
     read = False
@@ -234,6 +253,10 @@ def _take_subtables(prog: Program, subtables: Sequence[tuple[int, int, Any]],
         prog.cmap = glyph_ids(best)
     prog.cmap_kinds = tuple(kinds)
     return read
+
+
+def _own(cmap: Mapping[int, int]) -> Mapping[int, int]:
+    return cmap if isinstance(cmap, CodeRuns) else dict(cmap)
 
 
 class _GlyphIds:
@@ -270,7 +293,7 @@ class _GlyphIds:
 class _Decoded:
     """A subtable decoded here: code → glyph id; `shared` when another record points at it."""
 
-    cmap: dict[int, int]
+    cmap: Mapping[int, int]
     shared: bool = False
 
 
@@ -329,11 +352,11 @@ def big_endian_array(typecode: str, data: bytes) -> array[int]:
     return values
 
 
-def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
-    """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it."""
+def _decode_subtable(form: int, data: bytes) -> Mapping[int, int] | None:
+    """Code → glyph id (glyph 0 left out) of one subtable, as fontTools decodes it; formats 4
+    and 12 as :class:`CodeRuns` (a dict when their segments overlap or run backwards)."""
     import struct
 
-    out: dict[int, int] = {}
     if form == 0:
         if len(data) != 262:
             return None
@@ -346,25 +369,43 @@ def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
         gids = big_endian_array("H", body)
         return {code: gid for code, gid in zip(range(first, first + len(gids)), gids, strict=True)
                 if gid}
-    if form == 12:
-        groups_count = struct.unpack(">L", data[12:16])[0]
-        if len(data) != 16 + groups_count * 12:
-            return None
-        groups = big_endian_array("I", data[16:])
-        if groups.itemsize != 4:
-            return None
-        last_end = 0
-        for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
-            end = min(end, 0x10FFFF)
-            if start > end or start < last_end:
-                continue  # fontTools skips unsorted and overlapping groups
-            last_end = end
-            if gid == 0:  # the missing glyph maps only the group's first code
-                start += 1
-                gid += 1
-            out.update(zip(range(start, end + 1), range(gid, gid + end - start + 1), strict=True))
-        return out
-    # Format 4: segments of codes, each its glyphs by a delta or through the glyph id array.
+    pieces = _format12_pieces(data) if form == 12 else _format4_pieces(data)
+    return None if pieces is None else CodeRuns.of(pieces)
+
+
+#: A stretch of a subtable in the order fontTools reads it: codes lo..hi to consecutive glyph
+#: ids from gid (lo, hi, gid), or the codes of one segment read through its glyph id array.
+_Piece = tuple[int, int, int] | dict[int, int]
+
+
+def _format12_pieces(data: bytes) -> list[_Piece] | None:
+    import struct
+
+    groups_count = struct.unpack(">L", data[12:16])[0]
+    if len(data) != 16 + groups_count * 12:
+        return None
+    groups = big_endian_array("I", data[16:])
+    if groups.itemsize != 4:
+        return None
+    pieces: list[_Piece] = []
+    last_end = 0
+    for start, end, gid in zip(*[iter(groups)] * 3, strict=True):
+        end = min(end, 0x10FFFF)
+        if start > end or start < last_end:
+            continue  # fontTools skips unsorted and overlapping groups
+        last_end = end
+        if gid == 0:  # the missing glyph maps only the group's first code
+            start += 1
+            gid += 1
+        if start <= end:
+            pieces.append((start, end, gid))
+    return pieces
+
+
+def _format4_pieces(data: bytes) -> list[_Piece] | None:
+    """Segments of codes, each its glyphs by a delta or through the glyph id array."""
+    import struct
+
     if len(data) < 14 or len(data) % 2:
         return None
     seg_count = struct.unpack(">H", data[6:8])[0] // 2
@@ -377,6 +418,7 @@ def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
     rest = rest[seg_count:]
     range_offsets = rest[:seg_count]
     glyph_ids = rest[seg_count:]
+    pieces: list[_Piece] = []
     for i in range(len(starts) - 1):  # the last segment (0xFFFF) is not read
         first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
         if range_offset == 0:
@@ -388,18 +430,148 @@ def _decode_subtable(form: int, data: bytes) -> dict[int, int] | None:
                 if low <= high and low + step == 0:
                     low += 1
                 if low <= high:
-                    out.update(zip(range(low, high + 1), range(low + step, high + step + 1),
-                                   strict=True))
+                    pieces.append((low, high, low + step))
+            continue
+        if first > last:
             continue
         partial = range_offset // 2 - first + i - len(range_offsets)
-        for code in range(first, last + 1):
-            index = code + partial
-            if not 0 <= index < len(glyph_ids):
-                return None  # fontTools refuses the table
-            gid = glyph_ids[index]
-            gid = (gid + delta) & 0xFFFF if gid else 0
-            if gid:
-                out[code] = gid
+        if first + partial < 0 or last + partial >= len(glyph_ids):
+            return None  # fontTools refuses the table
+        gids = glyph_ids[first + partial : last + partial + 1]
+        if delta:
+            gids = array("H", [(gid + delta) & 0xFFFF if gid else 0 for gid in gids])
+        pieces.append(dict(compress(zip(range(first, last + 1), gids, strict=True), gids)))
+    return pieces
+
+
+class CodeRuns(Mapping[int, int]):
+    """A Unicode subtable (code → glyph id) kept as its runs of consecutive glyph ids.
+
+    A whole font maps tens of thousands of codes, mostly in long runs (GNU
+    Unifont: three), and the cross-check of a ToUnicode asks only about the few
+    glyphs the ToUnicode maps and how many codes are their own glyph id: a run
+    answers both at once, where a dictionary of every code costs milliseconds
+    per font to build and to scan. Short runs and glyph-id-array segments are
+    one dictionary (`extra`), so a fragmented table costs no Python step per
+    run either. Built only from runs that ascend without overlap, so the codes
+    are in the order fontTools gives them; the whole dictionary, when a caller
+    iterates, is built once.
+    """
+
+    #: Runs shorter than this are kept in `extra`: a step per run costs more than its codes.
+    MIN_RUN = 32
+
+    def __init__(self, runs: list[tuple[int, int, int]], extra: dict[int, int],
+                 order: list[int], size: int) -> None:
+        self.runs = runs  # (first code, last code, first glyph id), ascending
+        self._starts = [run[0] for run in runs]
+        self.extra = extra
+        self._order = order  # -1: the next run; n > 0: the next n entries of `extra`
+        self._size = size
+        self._whole: dict[int, int] | None = None
+
+    @classmethod
+    def of(cls, pieces: Sequence[_Piece]) -> Mapping[int, int]:
+        """The map the pieces make, read in order (a later code wins, as in fontTools): runs
+        when they ascend without overlap, else the dictionary."""
+        runs: list[tuple[int, int, int]] = []
+        extra: dict[int, int] = {}
+        order: list[int] = []
+        last = -1
+        for piece in pieces:
+            if isinstance(piece, dict):
+                if not piece:
+                    continue
+                low, high = next(iter(piece)), next(reversed(piece))  # its codes ascend
+            else:
+                low, high, _ = piece
+            if low <= last:
+                return _replay(pieces)
+            last = high
+            if isinstance(piece, tuple) and high - low + 1 >= cls.MIN_RUN:
+                runs.append(piece)
+                order.append(-1)
+                continue
+            before = len(extra)
+            extra.update(_piece_items(piece))
+            if order and order[-1] > 0:
+                order[-1] += len(extra) - before
+            else:
+                order.append(len(extra) - before)
+        size = len(extra) + sum(high - low + 1 for low, high, _ in runs)
+        return cls(runs, extra, order, size)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, code: int) -> int:
+        if code in self.extra:
+            return self.extra[code]
+        at = bisect_right(self._starts, code) - 1
+        if at >= 0:
+            low, high, gid = self.runs[at]
+            if code <= high:
+                return gid + code - low
+        raise KeyError(code)
+
+    def __contains__(self, code: object) -> bool:
+        try:
+            self[code]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def whole(self) -> dict[int, int]:
+        """Every code and its glyph, in the table's order (built once, on first need)."""
+        if self._whole is None:
+            out: dict[int, int] = {}
+            runs = iter(self.runs)
+            entries = iter(self.extra.items())
+            for step in self._order:
+                out.update(_piece_items(next(runs)) if step < 0 else islice(entries, step))
+            self._whole = out
+        return self._whole
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.whole())
+
+    def keys(self) -> KeysView[int]:
+        return self.whole().keys()
+
+    def items(self) -> ItemsView[int, int]:
+        return self.whole().items()
+
+    def values(self) -> ValuesView[int]:
+        return self.whole().values()
+
+    def fixed_points(self) -> int:
+        """How many codes select the glyph of their own number."""
+        extra: int = sum(map(eq, self.extra.keys(), self.extra.values()))
+        return extra + sum(high - low + 1 for low, high, gid in self.runs if gid == low)
+
+    def codes_of(self, gids: Collection[int]) -> list[tuple[int, int]]:
+        """(code, glyph id) of every code that selects one of `gids`, in the table's order."""
+        found = list(compress(self.extra.items(), map(gids.__contains__, self.extra.values())))
+        wanted = sorted(gids)
+        for low, high, gid in self.runs:
+            last = gid + high - low
+            for at in range(bisect_left(wanted, gid), bisect_right(wanted, last)):
+                found.append((low + wanted[at] - gid, wanted[at]))
+        found.sort()
+        return found
+
+
+def _piece_items(piece: _Piece) -> Iterable[tuple[int, int]]:
+    if isinstance(piece, dict):
+        return piece.items()
+    low, high, gid = piece
+    return zip(range(low, high + 1), range(gid, gid + high - low + 1), strict=True)
+
+
+def _replay(pieces: Sequence[_Piece]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for piece in pieces:
+        out.update(_piece_items(piece))
     return out
 
 
