@@ -352,9 +352,11 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any,
     if prog.cid_keyed and prog.ros is not None and prog.ros[0] == "Adobe":
         # A CID-keyed CFF numbers its glyphs by a character collection's CIDs: the
         # collection's own table says what each CID is (codes are CIDs: Identity only).
+        # A ToUnicode maps hundreds of the collection's 20,000 CIDs: those are looked up.
         table = collection_table(prog.ros[1])
-        return {cid: one_text(text) for cid, text in table.items()
-                if wanted is None or cid in wanted}, (
+        own = {cid: one_text(text) for cid, text in table.items()} if wanted is None else {
+            cid: one_text(table[cid]) for cid in sorted(wanted) if cid in table}
+        return own, (
             f"Adobe-{prog.ros[1]} CIDs" if table else ""), bool(table)
     names = "" if prog.cid_keyed else (
         "post names" if prog.post_format in (1.0, 2.0) else "charset names")

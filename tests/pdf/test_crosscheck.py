@@ -382,3 +382,22 @@ def test_a_font_whose_glyphs_follow_gbk_order_is_no_permuted_map() -> None:
     tounicode = {500 + 37 * i: ch for i, ch in enumerate(letters)}
     found = code_order_correlation(tounicode, _in_reading_order(tounicode))
     assert found is not None and found[0] >= MIN_ORDER_CORRELATION
+
+
+def test_a_cid_keyed_programs_texts_are_its_collections_for_the_wanted_cids(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_textlayer.pdf import crosscheck
+    from pytest_textlayer.pdf.fontprogram import Program
+
+    japan = crosscheck.collection_table("Japan1")
+    if not japan:
+        pytest.skip("poppler-data's cidToUnicode tables are not installed")
+    program = Program("CIDCFF", cid_keyed=True, ros=("Adobe", "Japan1"))
+    monkeypatch.setattr(crosscheck, "load_program", lambda kind, data: program)
+    monkeypatch.setattr(crosscheck, "read", lambda stream: b"program")
+    wanted = {1125, 34, 843, 10**6, -1}
+    own, source, whole = crosscheck.program_texts("CIDCFF", object(), None, wanted)
+    assert list(own.items()) == [(cid, frozenset(text)) for cid, text in japan.items()
+                                 if cid in wanted]
+    assert (source, whole) == ("Adobe-Japan1 CIDs", True)
+    assert len(crosscheck.program_texts("CIDCFF", object(), None)[0]) == len(japan)
