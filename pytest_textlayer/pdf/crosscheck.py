@@ -39,7 +39,8 @@ from itertools import compress
 from operator import eq
 from typing import Any
 
-from .fontprogram import CodeRuns, cid_to_gid_map, load_program, read
+from .fontprogram import cid_to_gid_map, load_program, read
+from .sfntcmap import CodeRuns
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
 MIN_LETTERS = 6

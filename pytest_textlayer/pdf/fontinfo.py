@@ -19,8 +19,8 @@ from typing import Any
 from ..model import FontStatus
 from .crosscheck import Contradiction, compare
 from .fallbackroutes import program_route
-from .fontprogram import big_endian_array
 from .rankcheck import letter_widths
+from .sfntcmap import big_endian_array
 
 #: The codespace of simple fonts: every code is one byte.
 ONE_BYTE: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)

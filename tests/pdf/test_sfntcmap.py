@@ -11,7 +11,8 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import table__c_m_a_p
 
 from pytest_textlayer.pdf.crosscheck import _cmap_usable, _glyph_texts
-from pytest_textlayer.pdf.fontprogram import CodeRuns, _cmap_subtables, _GlyphIds, load_program
+from pytest_textlayer.pdf.fontprogram import _GlyphIds, load_program
+from pytest_textlayer.pdf.sfntcmap import CodeRuns, cmap_subtables
 
 WHOLE_FONTS = [DEJAVU / "DejaVuSans.ttf", FONTS / "liberation" / "LiberationSans-Regular.ttf",
                CJK_FONT]
@@ -47,7 +48,7 @@ def test_whole_fonts_subtables_are_fonttools_own(path: Path) -> None:
     if not path.exists():
         pytest.skip(f"{path} is not installed")
     raw = TTFont(path, lazy=True).getTableData("cmap")
-    ours = _cmap_subtables(raw)
+    ours = cmap_subtables(raw)
     assert ours is not None
     theirs = _fonttools_subtables(raw)
     assert [(p, e, list(t.cmap.items())) for p, e, t in ours] == [
@@ -80,7 +81,7 @@ def test_runs_give_each_code_once_and_glyph_zero_never() -> None:
     by_array = (0x200, 0x204, 0, [5, 0, 7, 7, 9])
     fixed = (0x400, 0x47F, 0, None)  # code = glyph id: 128 of them
     raw = _format4([long_run, wrapping, by_array, fixed])
-    ours = _cmap_subtables(raw)
+    ours = cmap_subtables(raw)
     assert ours is not None
     (_, _, table), = ours
     assert isinstance(table.cmap, CodeRuns)
@@ -95,7 +96,7 @@ def test_runs_give_each_code_once_and_glyph_zero_never() -> None:
 def test_overlapping_segments_are_read_as_fonttools_reads_them() -> None:
     """A later segment over an earlier one wins code by code: no runs, fontTools' dictionary."""
     raw = _format4([(0x20, 0x7E, 3, None), (0x40, 0x60, 100, None), (0x50, 0x52, 0, [0, 9, 9])])
-    ours = _cmap_subtables(raw)
+    ours = cmap_subtables(raw)
     assert ours is not None
     (_, _, table), = ours
     assert not isinstance(table.cmap, CodeRuns)
