@@ -313,6 +313,8 @@ def _whole_shift(text: str, model: LetterPairModel,
         candidates.append(("offset", offset, shift(sample, offset)))
     winners: list[tuple[float, float, str, int | None, LanguageJudgement, str]] = []
     for method, k, repaired in candidates:
+        if has_controls(repaired):
+            continue  # never a win (see _is_win), and half the candidates: spare the judgement
         after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
         if not _is_win(before, after, sample, repaired):
             continue
