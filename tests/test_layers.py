@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_textlayer"
 
-FOUNDATION = {"errors", "model", "settings", "usercache", "atomic"}
+FOUNDATION = {"errors", "model", "settings", "usercache", "atomic", "patterns"}
 CORE = ("foundation", "pdf", "lang", "judge", "repairs", "report", "run")
 #: part -> the parts it may import besides itself.
 MAY_IMPORT: dict[str, set[str]] = {

@@ -6,9 +6,8 @@ text, each weighed against the bad-glyph share.
 
 from __future__ import annotations
 
-import re
-
 from ..model import Verdict
+from ..patterns import on_first_use
 from ..pdf.readers import TextSignals, text_signals
 from ..settings import CheckSettings
 from .decision import Decision
@@ -19,7 +18,7 @@ MIN_SIGNAL_CHARS = 4
 
 
 #: Any character the reader-signal rung counts against a page.
-_SUSPECT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ufffd\uffff\ufffe"
+_SUSPECT = on_first_use("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ufffd\uffff\ufffe"
                       "\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
@@ -31,7 +30,7 @@ def reader_signals(text: str, settings: CheckSettings) -> Decision | None:
     already weighed glyph by glyph, and counting them again over another
     denominator condemned pages the glyph count had let stand.
     """
-    if _SUSPECT.search(text) is None and "(cid:" not in text:
+    if _SUSPECT().search(text) is None and "(cid:" not in text:
         return None  # nothing to count: no share can pass the limit (one C scan, no lists)
     signals: TextSignals = text_signals(text)
     if signals.chars < MIN_SIGNAL_CHARS:

@@ -15,6 +15,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from ..model import FontStatus
+from ..patterns import on_first_use
 from ..settings import CheckSettings
 from .decision import STRAY
 from .oddfonts import MIN_FONT_WORDS, WORD
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 #: a bullet drawn alone there is a bullet, not a lost letter.
 SYMBOL_AREA = re.compile("(?<![^\\s])[\uf000-\uf0ff](?![^\\s])")
 #: Any Private Use character standing alone: an icon or a font's own unencoded glyph.
-_PUA_ALONE = re.compile("(?<![^\\s])[\ue000-\uf8ff\U000f0000-\U0010fffd](?![^\\s])")
+_PUA_ALONE = on_first_use("(?<![^\\s])[\ue000-\uf8ff\U000f0000-\U0010fffd](?![^\\s])")
 
 
 def readable_anyway(
@@ -70,7 +71,7 @@ def readable_anyway(
             # the font's own code point for a glyph Unicode has none for (DejaVu's tone
             # letters, an icon); where it gives most glyphs Private Use values, only
             # Microsoft's symbol area is taken as symbols.
-            area = SYMBOL_AREA if use.font.route == "pua" else _PUA_ALONE
+            area = SYMBOL_AREA if use.font.route == "pua" else _PUA_ALONE()
             alone = min(use.bad_glyphs - notdef, len(area.findall(use.text)))
             symbols = _symbol_font_glyphs(use)
             if symbols > alone:

@@ -11,11 +11,11 @@ Type0 font's program route on first use.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..model import FontStatus
+from ..patterns import on_first_use
 from .encodings import name_to_unicode
 from .fontprogram import Program, cid_to_gid_map, load_program, pdf_name, read
 from .rankcheck import MIN_WIDTH_RANK, letter_widths, width_correlation
@@ -162,8 +162,8 @@ def program_route(
 #: A glyph name poppler reads as a number: up to two letters, then decimal digits (``MT51``,
 #: ``a65``, ``G3``), trailing punctuation aside; or, in a font that names glyphs in hex, two hex
 #: digits with an optional letter before them (``G3F``, ``1a``).
-_DECIMAL_NAME = re.compile(r"[A-Za-z]{0,2}(\d+)[^A-Za-z0-9]*")
-_HEX_NAME = re.compile(r"[A-Za-z]?([0-9A-Fa-f]{2})[^A-Za-z0-9]*")
+_DECIMAL_NAME = on_first_use(r"[A-Za-z]{0,2}(\d+)[^A-Za-z0-9]*")
+_HEX_NAME = on_first_use(r"[A-Za-z]?([0-9A-Fa-f]{2})[^A-Za-z0-9]*")
 _HEX_LETTERS = frozenset("abcdefABCDEF")
 
 
@@ -193,7 +193,7 @@ def numeric_names(encoding: Any, names: Mapping[int, str], zapf: bool = False) -
     if not unread:
         return {}
     hexa = any(_looks_hex(g) for g in unread)
-    pattern = _HEX_NAME if hexa else _DECIMAL_NAME
+    pattern = _HEX_NAME() if hexa else _DECIMAL_NAME()
     at = named = 0
     numbered = 0  # Differences names whose number is their code
     for item in diffs:

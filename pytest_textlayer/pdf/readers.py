@@ -9,7 +9,6 @@ so that "what a standard reader extracts" always means the same thing.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import unicodedata
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependency
+from ..patterns import on_first_use
 
 
 @dataclass(frozen=True)
@@ -39,19 +39,19 @@ class TextSignals:
         return count / self.chars if self.chars else 0.0
 
 
-_SPACE = re.compile(r"[^\S\x1c-\x1f\x85]")
-_REPLACEMENT = re.compile("[\ufffd\uffff\ufffe]")
-_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
-_PUA = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+_SPACE = on_first_use(r"[^\S\x1c-\x1f\x85]")
+_REPLACEMENT = on_first_use("[\ufffd\uffff\ufffe]")
+_CONTROL = on_first_use("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
+_PUA = on_first_use("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
 def text_signals(text: str) -> TextSignals:
     """Count the telltale characters of a page's extracted text (regex scans run in C)."""
     return TextSignals(
-        chars=len(text) - len(_SPACE.findall(text)),
-        replacement=len(_REPLACEMENT.findall(text)),
-        controls=len(_CONTROL.findall(text)),
-        pua=len(_PUA.findall(text)),
+        chars=len(text) - len(_SPACE().findall(text)),
+        replacement=len(_REPLACEMENT().findall(text)),
+        controls=len(_CONTROL().findall(text)),
+        pua=len(_PUA().findall(text)),
         cid_escapes=text.count("(cid:"),
     )
 

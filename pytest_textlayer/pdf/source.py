@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
 from ..errors import InputError, MissingDependency
+from ..patterns import on_first_use
 
 PdfInput = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
@@ -117,10 +117,10 @@ def open_pdfium(source: PdfSource, password: str | None = None) -> Any:
 
 
 #: How qpdf names an in-memory input in its messages: noise (and a new address every run).
-_STREAM_NAME = re.compile(r"(?:stream )?<_io\.BytesIO object at 0x[0-9a-fA-F]+>:? ?")
+_STREAM_NAME = on_first_use(r"(?:stream )?<_io\.BytesIO object at 0x[0-9a-fA-F]+>:? ?")
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(_STREAM_NAME.sub("", str(exc)).split())
+    text = " ".join(_STREAM_NAME().sub("", str(exc)).split())
     return text[:200] or type(exc).__name__
 
