@@ -72,8 +72,6 @@ def _cores() -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from ..report import jsonl
-
     settings = settings_from_args(args)
     limits = limits_from_args(args)
     if args.jobs < 0:
@@ -89,21 +87,25 @@ def run_check(args: argparse.Namespace) -> int:
     paths = find_pdfs(args.paths)
     if not paths:
         raise UsageError(f"no PDF found in {' '.join(args.paths)}")
-    done = jsonl.load(args.resume) if args.resume else {}
     earlier: dict[str, DocumentReport] = {}
-    todo: list[str] = []
-    for path in paths:
-        key = None if path == STDIN else jsonl.FileKey.of(path)
-        if key is not None and key in done:
-            earlier[path] = done[key]
-        else:
-            todo.append(path)
-    if earlier:
-        note(f"resuming: {len(earlier)} file(s) already checked, {len(todo)} to go")
-    sink = jsonl.Sink(target) if target else None
+    todo = paths
+    sink = finished = None
+    if target:  # only a run that keeps a JSON Lines record loads its module
+        from ..report import jsonl
 
-    def finished(path: str, report: DocumentReport) -> None:
-        if sink is not None:
+        done = jsonl.load(args.resume) if args.resume else {}
+        todo = []
+        for path in paths:
+            key = None if path == STDIN else jsonl.FileKey.of(path)
+            if key is not None and key in done:
+                earlier[path] = done[key]
+            else:
+                todo.append(path)
+        if earlier:
+            note(f"resuming: {len(earlier)} file(s) already checked, {len(todo)} to go")
+        sink = jsonl.Sink(target)
+
+        def finished(path: str, report: DocumentReport) -> None:
             sink.write(jsonl.record(report, None if path == STDIN else jsonl.FileKey.of(path)))
 
     fresh: dict[str, DocumentReport] = {}
