@@ -19,7 +19,7 @@ MIN_SIGNAL_CHARS = 4
 
 #: Any character the reader-signal rung counts against a page.
 _SUSPECT = on_first_use("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ufffd\uffff\ufffe"
-                      "\ue000-\uf8ff\U000f0000-\U0010ffff]")
+                        "\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
 def reader_signals(text: str, settings: CheckSettings) -> Decision | None:
