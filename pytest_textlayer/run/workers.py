@@ -156,9 +156,9 @@ def _context() -> Any:
     """``fork`` where there is one: no re-import of the caller's main module, instant start.
 
     The parent only orchestrates (it opens no document), so a forked worker
-    inherits the imported readers and nothing half-done. The readers' shared
-    libraries are loaded here, before any fork: a worker under its memory
-    cap could otherwise fail to map PDFium's library on first use.
+    inherits the imported readers and nothing half-done. qpdf's library
+    (pikepdf) is loaded here, before any fork; PDFium's is loaded by a worker
+    only when one of its pages needs a real reader (see _PRELOAD).
 
     A parent running other threads (a pytest-xdist worker talks to its
     controller from one) is not forked: a lock another thread held at the
