@@ -16,14 +16,7 @@ from typing import Any
 from .fontusage import FontUsage
 from .glyphocr import read_page, remember_first_pass, vote
 from .glyphreading import union
-from .pageglyphs import (
-    Glyph,
-    glyph_words,
-    mark_inkless,
-    page_names,
-    pdfium_glyphs,
-    render_gray,
-)
+from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs, render_gray
 
 #: Glyphs of a page without a specimen sheet that Tesseract's script detection is shown:
 #: its time grows with the picture it is given.

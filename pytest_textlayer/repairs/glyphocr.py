@@ -19,14 +19,7 @@ from typing import Any
 
 from .fontusage import FontUsage
 from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
-from .pageglyphs import (
-    Glyph,
-    glyph_words,
-    mark_inkless,
-    page_names,
-    pdfium_glyphs,
-    render_gray,
-)
+from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs, render_gray
 from .recover import Recovery, coverage, usable_text
 
 #: Votes a code needs before OCR's reading of it is believed.
