@@ -23,12 +23,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import (
-    Callable,
-    Iterator,
-    Mapping,
-    Sequence,
-)
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,15 +215,17 @@ def _load_sfnt_cff(font: Any, prog: Program) -> Program:
     return prog
 
 
+def _own(cmap: Mapping[int, int]) -> Mapping[int, int]:
+    return cmap if isinstance(cmap, CodeRuns) else dict(cmap)
+
+
 def _take_subtables(prog: Program, subtables: Sequence[tuple[int, int, Any]],
-                    glyph_ids: Callable[[Any], Mapping[int, int]] | None = None) -> bool:
+                    glyph_ids: Callable[[Any], Mapping[int, int]] = _own) -> bool:
     """Set the program's cmaps from its subtables (``.cmap`` each): the longest Unicode one,
     the first symbol (1,0) or (3,0) one, and every subtable's kind. True when a map was read
     (every Unicode subtable's is, to be compared; `glyph_ids` turns a map into ids, else it
     is kept: a dictionary copied, :class:`CodeRuns` as they are, since copying them would
     build the dictionary of every code they spare)."""
-    if glyph_ids is None:
-        glyph_ids = _own
     kinds: list[tuple[int, int]] = []
     best: Any = None
     read = False
@@ -245,10 +242,6 @@ def _take_subtables(prog: Program, subtables: Sequence[tuple[int, int, Any]],
         prog.cmap = glyph_ids(best)
     prog.cmap_kinds = tuple(kinds)
     return read
-
-
-def _own(cmap: Mapping[int, int]) -> Mapping[int, int]:
-    return cmap if isinstance(cmap, CodeRuns) else dict(cmap)
 
 
 class _GlyphIds:
