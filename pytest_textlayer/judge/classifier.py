@@ -161,15 +161,15 @@ def iter_page_reports(
                     yield _unreadable_page(pdfium, index, settings, content)
                     continue
                 try:
-                    report = classify_page(number, content, Reader(pdfium, index), settings,
-                                           model, trust)
+                    report = classify_page(number, content, Reader(pdfium, index, content),
+                                           settings, model, trust)
                 except NeedsFullText:  # a lean walk guessed wrong: walk it in full
                     full = scan_or_error(qpdf, index, cache)
                     if isinstance(full, Exception):
                         yield _unreadable_page(pdfium, index, settings, full)
                         continue
-                    report = classify_page(number, full, Reader(pdfium, index), settings,
-                                           model, trust)
+                    report = classify_page(number, full, Reader(pdfium, index, full),
+                                           settings, model, trust)
                 yield report
     finally:
         pdfium.close()
@@ -263,10 +263,13 @@ class Reader:
     what a real reader shows, and for fonts we cannot decode ourselves.
     """
 
-    def __init__(self, pdfium: _LazyPdfium, index: int) -> None:
+    def __init__(self, pdfium: _LazyPdfium, index: int, content: PageContent | None = None
+                 ) -> None:
         self.pdfium = pdfium
         self.index = index
-        self._text: str | None = None
+        # A page whose content shows no string has no text for PDFium to find either: a
+        # blank or scanned page does not open PDFium for the document.
+        self._text: str | None = "" if content is not None and content.surely_textless else None
 
     def text(self) -> str:
         if self._text is None:

@@ -98,6 +98,8 @@ class _Walker(ImageCoverage, OptionalContent):
         self.images = 0
         self.small_images = 0
         self.paths = 0
+        self.text_operators = 0
+        self.qpdf_parsed = 0
         self.annotation_glyphs = 0
         self.in_annotation = False
         self.grid = bytearray(GRID * GRID)
@@ -274,6 +276,7 @@ class _Walker(ImageCoverage, OptionalContent):
             return ops
         import warnings
 
+        self.qpdf_parsed += 1
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
@@ -305,6 +308,7 @@ class _Walker(ImageCoverage, OptionalContent):
         """One text-showing operator. Inside an ActualText span (``actual``), the span's text
         stands for every glyph in it, as in every reader: the first string shows it, the rest
         nothing. Returns the text matrix moved past the string (see TextSink.show)."""
+        self.text_operators += 1
         info = state.font
         if info is None or type3:
             return tm  # no font selected (broken file) or inside a glyph procedure: not text
@@ -612,6 +616,8 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
         actual_text_glyphs=sum(u.actual_text_glyphs for u in uses),
         offpage_glyphs=sum(u.offpage_glyphs for u in uses),
         paths=walker.paths,
+        text_operators=walker.text_operators,
+        qpdf_parsed=walker.qpdf_parsed,
         box=box,
         errors=walker.errors,
         text=walker.text.text(),

@@ -138,6 +138,12 @@ class PageContent:
     box: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0)
     #: Parts of the page that could not be read (skipped), one line each.
     errors: list[str] = field(default_factory=list)
+    #: Text-showing operators (Tj, TJ, ', ") met with operands, whether or not a font was
+    #: selected: PDFium shows a string without a font in a default one.
+    text_operators: int = 0
+    #: Content streams only qpdf's parser read (inline images, syntax our tokenizers refuse):
+    #: where its reading and PDFium's may part (a stray ``ID`` hides the rest from qpdf).
+    qpdf_parsed: int = 0
     #: The page's text through the fonts' declared routes, bounded (see pagetext).
     text: str = ""
     #: False when some font's codes need tables we do not ship: ask a real reader instead.
@@ -154,6 +160,13 @@ class PageContent:
         The classifier walks the page again in full when a rung needs more.
         """
         return self.text_budget < TEXT_BUDGET and len(self.text) >= self.text_budget
+
+    @property
+    def surely_textless(self) -> bool:
+        """Is it certain that no reader extracts text from this page? True when our own
+        tokenizers read the whole content and it shows no string: then asking PDFium
+        (opening it for this document, 15-20 ms) can only return nothing."""
+        return self.text_operators == 0 and not self.errors and not self.qpdf_parsed
 
     @property
     def bad_share(self) -> float:
