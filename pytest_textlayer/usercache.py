@@ -55,6 +55,18 @@ def entry_key(kind: str, shaped_by: Iterable[Path]) -> str:
     return f"{kind}-{h.hexdigest()[:16]}"
 
 
+def package_files(package: str, *names: str) -> list[Path]:
+    """Files of an installed package, found without importing it (importing fontTools' glyph
+    list is the very cost an entry spares), for `shaped_by`; none when it is not installed."""
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return [folder / name for name in names]
+
+
 def _owned(path: Path) -> bool:
     getuid = getattr(os, "getuid", None)
     return getuid is None or path.stat().st_uid == getuid()

@@ -140,3 +140,26 @@ def test_named_encodings_from_the_cache_match_the_glyph_list(cache: Path) -> Non
         assert encodings.name_to_unicode(glyph) == text
     assert encodings.name_to_unicode("a1", True) == agl.toUnicode("a1", isZapfDingbats=True)
     assert os.environ[usercache.ENV] == str(cache)
+
+
+def test_the_mac_standard_table_from_the_cache_is_the_glyph_list_s(cache: Path) -> None:
+    from pytest_textlayer.lang import glyphorder
+
+    glyphorder.mac_standard_table.cache_clear()
+    try:
+        first = glyphorder.mac_standard_table()
+        assert list(cache.glob("mac-standard-*.pickle"))  # stored, so the next process reads it
+        glyphorder.mac_standard_table.cache_clear()
+        assert glyphorder.mac_standard_table() == first == glyphorder._build()
+        assert first[36] == "A" and first[3] == " " and first[0] == ""
+    finally:
+        glyphorder.mac_standard_table.cache_clear()
+
+
+def test_package_files_are_found_without_importing_the_package() -> None:
+    import sys
+
+    found = usercache.package_files("fontTools", "agl.py")
+    assert [path.name for path in found] == ["agl.py"] and found[0].is_file()
+    assert usercache.package_files("no_such_package_here", "x.py") == []
+    assert "no_such_package_here" not in sys.modules

@@ -14,7 +14,19 @@ import functools
 
 @functools.cache
 def mac_standard_table() -> dict[int, str]:
-    """Glyph index → Unicode text through the glyph's standard name (fontTools' AGL)."""
+    """Glyph index → Unicode text through the glyph's standard name (fontTools' AGL), kept in
+    the user cache: importing fontTools' glyph list and its ``ttLib`` to make it costs more
+    than the shift search that asks for it."""
+    from pathlib import Path
+
+    from ..usercache import cached, package_files
+
+    shaped_by = [Path(__file__), *package_files("fontTools", "agl.py",
+                                                "ttLib/standardGlyphOrder.py")]
+    return cached("mac-standard", shaped_by, _build)
+
+
+def _build() -> dict[int, str]:
     from fontTools import agl
     from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
 

@@ -86,15 +86,11 @@ def _standard() -> tuple[dict[str, dict[int, str]], dict[str, str]]:
     does.
     """
     if not _STANDARD:
-        from importlib.machinery import PathFinder
         from pathlib import Path
 
-        from ..usercache import cached
+        from ..usercache import cached, package_files
 
-        shaped_by = [Path(__file__)]
-        spec = PathFinder.find_spec("fontTools")  # found, not imported
-        if spec is not None and spec.submodule_search_locations:
-            shaped_by.append(Path(next(iter(spec.submodule_search_locations))) / "agl.py")
+        shaped_by = [Path(__file__), *package_files("fontTools", "agl.py")]
         _STANDARD.append(cached("encodings", shaped_by, _build_standard))
     return _STANDARD[0]
 
