@@ -21,6 +21,11 @@ join are left out), up to --max-pages pages, into a temporary folder; nothing
 is copied into the repository. A kind whose source is absent is skipped with
 a message.
 
+Last, ``mixed`` joins an equal share of every kind's pages into one document
+of about --max-pages pages: one process then pays its start-up once for many
+kinds, as a user's long document does, where the overall line pays it once a
+kind. It is reported on its own, not added to the overall line.
+
 Every command runs as its own process; the commands of one kind take turns
 (A B C D, A B C D, ...) after one warm-up round, so a ratio compares runs
 made at the same moment on a shared machine. Printed per kind and overall:
@@ -100,6 +105,18 @@ def build_kind(files: list[Path], out: Path, max_pages: int) -> int:
         # One file qpdf reads but cannot join spoils the whole call: join them one at a time.
         total = _build_one_by_one(chosen, out)
     return total
+
+
+def build_mixed(kinds: list[tuple[Path, int]], out: Path, max_pages: int) -> int:
+    """Join an equal share of each built kind document (path, pages) into `out`."""
+    share = max(1, max_pages // max(1, len(kinds)))
+    chosen: list[str] = []
+    for path, pages in kinds:
+        chosen += [str(path), f"1-{min(pages, share)}"]
+    cmd = ["qpdf", "--warning-exit-0", "--no-warn", "--empty", "--pages", *chosen, "--", str(out)]
+    if subprocess.run(cmd, capture_output=True).returncode != 0:
+        return _build_one_by_one(chosen, out)
+    return sum(min(pages, share) for _, pages in kinds)
 
 
 def _build_one_by_one(chosen: list[str], out: Path) -> int:
@@ -183,6 +200,7 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         totals: Runs = {}
         total_pages = 0
+        built: list[tuple[Path, int]] = []
         for kind, files in sources().items():
             if args.kind and kind not in args.kind:
                 continue
@@ -195,6 +213,7 @@ def main() -> int:
             if not pages:
                 print(f"{kind}: skipped, qpdf could join none of {len(files)} files")
                 continue
+            built.append((pdf, pages))
             runs = measure(pdf, args.pairs)
             report(f"{kind}: {len(files)} source files", pages, runs)
             total_pages += pages
@@ -204,6 +223,13 @@ def main() -> int:
                                 for a, b in zip(old, got, strict=True)]
         if totals:
             report("overall: every kind, pair by pair", total_pages, totals)
+        if len(built) > 1:
+            mixed = folder / "mixed.pdf"
+            mixed.unlink(missing_ok=True)
+            pages = build_mixed(built, mixed, args.max_pages)
+            if pages:
+                report(f"mixed: an equal share of {len(built)} kinds in one document", pages,
+                       measure(mixed, args.pairs))
     return 0
 
 
