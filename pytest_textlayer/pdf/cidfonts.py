@@ -14,15 +14,11 @@ from typing import Any
 
 from ..model import FontStatus
 from .cmaps import parse_cmap
-from .crosscheck import program_texts
+from .crosscheck import CJK_ORDERINGS, program_texts
 from .fallbackroutes import program_route
 from .fontinfo import FontInfo
 from .fontprogram import cid_to_gid_map, font_program, is_stream, pdf_name, pdf_text, read
 from .tounicode import judge_tounicode, tounicode
-
-#: Orderings whose CIDs the Adobe-<ordering>-UCS2 tables decode (PDF 2.0 adds KR).
-CJK_ORDERINGS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
-
 
 # -- predefined CMaps --------------------------------------------------------------------------
 #: EUC and GBK: ASCII in one byte, a lead byte 0x81-0xFE starts a two-byte code.

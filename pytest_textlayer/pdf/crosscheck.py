@@ -254,14 +254,16 @@ def _index_uni(name: str) -> bool:
 #: Where poppler-data keeps the CID → Unicode tables of Adobe's character collections.
 CID_TABLE_DIRS = ("/usr/share/poppler/cidToUnicode", "/usr/local/share/poppler/cidToUnicode",
                   "/opt/homebrew/share/poppler/cidToUnicode")
-_COLLECTIONS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
+#: Orderings of Adobe's CJK character collections, whose CIDs the collection tables
+#: decode (PDF 2.0 adds KR).
+CJK_ORDERINGS = frozenset({"GB1", "CNS1", "Japan1", "Korea1", "KR"})
 
 
 @functools.lru_cache(maxsize=8)
 def collection_table(ordering: str) -> dict[int, str]:
     """CID → text of an Adobe collection from poppler-data's table (one hex value per line,
     line N for CID N); empty when the table is not installed."""
-    if ordering not in _COLLECTIONS:
+    if ordering not in CJK_ORDERINGS:
         return {}
     for folder in CID_TABLE_DIRS:
         path = os.path.join(folder, f"Adobe-{ordering}")

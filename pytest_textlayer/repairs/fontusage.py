@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ..pdf.fontprogram import cid_to_gid_map
 from ..pdf.pagetext import TJ_SPACE
 
 
@@ -222,20 +223,13 @@ def load_truetype(data: bytes) -> Any:
     return TTFont(io.BytesIO(data), lazy=None, fontNumber=0, recalcBBoxes=False)
 
 
-def cid_to_gid(cidfont: Any) -> Any:
-    """A function CID -> GID from /CIDToGIDMap (Identity when absent or a name)."""
-    import pikepdf
-
-    mapping = cidfont.get("/CIDToGIDMap")
-    if isinstance(mapping, pikepdf.Stream):
-        data = mapping.read_bytes()
-
-        def lookup(cid: int) -> int | None:
-            i = 2 * cid
-            return int.from_bytes(data[i : i + 2], "big") if i + 2 <= len(data) else None
-
-        return lookup
-    return lambda cid: cid
+def cid_to_gid(cidfont: Any) -> Callable[[int], int | None]:
+    """A function CID -> GID from /CIDToGIDMap (Identity when absent or a name; None past
+    the end of a map stream, or for every CID of one that cannot be read)."""
+    table = cid_to_gid_map(cidfont.get("/CIDToGIDMap"))
+    if table is None:
+        return lambda cid: cid
+    return lambda cid: table[cid] if 0 <= cid < len(table) else None
 
 
 def gid_codes(usage: FontUsage) -> dict[int, int]:
