@@ -1,7 +1,7 @@
-"""The compiled content-stream tokenizer; everything else is in pyproject.toml.
+"""The compiled content-stream tokenizer and text assembly; everything else is in pyproject.toml.
 
-``optional=True``: where it cannot be compiled the package installs without it
-and tokenizes in Python (same results, slower).
+``optional=True``: where one cannot be compiled the package installs without it
+and does that part in Python (same results, slower).
 """
 
 from setuptools import Extension, setup
@@ -12,6 +12,11 @@ setup(
             "pytest_textlayer.pdf._tokenize",
             sources=["pytest_textlayer/pdf/_tokenize.c"],
             optional=True,
-        )
+        ),
+        Extension(
+            "pytest_textlayer.pdf._textshow",
+            sources=["pytest_textlayer/pdf/_textshow.c"],
+            optional=True,
+        ),
     ]
 )

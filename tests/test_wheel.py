@@ -178,13 +178,15 @@ def test_the_installed_plugin_runs_under_pytester(plain: Path, project: Path) ->
     assert "1 passed" in done.stdout
 
 
-def test_the_wheel_carries_the_compiled_tokenizer(plain: Path) -> None:
-    """The release is built from the sdist's sources (setup.py, the C file), not the checkout."""
-    code = ("from pytest_textlayer.pdf import contentstream, _tokenize; "
-            "print(contentstream._scan is not None, _tokenize.__file__)")
+def test_the_wheel_carries_the_compiled_extensions(plain: Path) -> None:
+    """The release is built from the sdist's sources (setup.py, the C files), not the checkout."""
+    code = ("from pytest_textlayer.pdf import contentstream, pagetext, _tokenize, _textshow; "
+            "print(contentstream._scan is not None, pagetext.show_text is _textshow.show, "
+            "_tokenize.__file__, _textshow.__file__)")
     done = run([plain / "bin" / "python", "-c", code], cwd=plain)  # not the checkout's copy
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("True ") and "/site-packages/" in done.stdout, done.stdout
+    assert done.stdout.startswith("True True ") and done.stdout.count("/site-packages/") == 2, (
+        done.stdout)
 
 
 def test_the_wheel_says_its_licence_and_carries_the_notices(plain: Path) -> None:

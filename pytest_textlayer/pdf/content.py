@@ -32,7 +32,7 @@ from .geometry import IDENTITY, Matrix, bounding_box, matrix, mul, page_box, tra
 from .imagecover import GRID, ImageCoverage
 from .optionalcontent import OptionalContent, off_groups
 from .pagecontent import FontUse, PageContent
-from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, text_font
+from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, show_text, text_font
 
 if TYPE_CHECKING:
     import pikepdf
@@ -364,10 +364,10 @@ class _Walker(ImageCoverage, OptionalContent):
             origin = (e * a2 + f * c2 + e2 + rise * mc, e * b2 + f * d2 + f2 + rise * md)
             em = state.size * (mc * mc + md * md) ** 0.5
             if actual is None:
-                advance = text.show(decoding, items, origin, em, state.scale, key=id(use))
+                advance = show_text(text, decoding, items, origin, em, state.scale, id(use))
             else:
-                advance = text.show(decoding, items, origin, em, state.scale,
-                                    instead=actual.pop() if actual else "")
+                advance = show_text(text, decoding, items, origin, em, state.scale, None,
+                                    actual.pop() if actual else "")
             if advance:
                 moved = translate(tm, advance * state.size, 0.0)
         elif not decoding.complete:

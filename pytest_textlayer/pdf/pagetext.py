@@ -25,6 +25,12 @@ from typing import Any
 from .fontinfo import ONE_BYTE, FontInfo, split_codes
 from .fontprogram import pdf_numbers
 
+_textshow: Any
+try:  # the compiled text assembly (_textshow.c); absent, TextSink.show does it in Python
+    from . import _textshow
+except ImportError:  # pragma: no cover - depends on the build
+    _textshow = None
+
 #: Characters collected per page; the language rung reads fewer than this.
 TEXT_BUDGET = 6000
 #: Characters a lean walk collects: the report's sample (400) with room (see
@@ -334,3 +340,13 @@ def _pieces(font: TextFont, items: Iterable[Any], width: float) -> tuple[str, fl
                 pieces.append(" ")
             advance -= shift / 1000
     return "".join(pieces), advance
+
+
+if _textshow is not None:
+    # The thresholds are defined here only: the extension is given them, not a copy.
+    _textshow.rules(TJ_SPACE, GAP_SPACE, LINE_BREAK)
+
+#: :meth:`TextSink.show` as the walk calls it, ``show_text(sink, font, items, ...)``: the
+#: compiled one when the extension is built (a string's assembly cost more in the Python
+#: frames and bookkeeping than in its decoding), else the method itself. Same results.
+show_text: Callable[..., float] = TextSink.show if _textshow is None else _textshow.show
