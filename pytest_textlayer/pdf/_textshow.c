@@ -1,4 +1,10 @@
-/* The text assembly of pagetext.py, in C: TextSink.show with _pieces and _usual_adjustment.
+/* The text-showing step of the content walk, in C: content._Walker.show (walk_show, below)
+ * and the text assembly of pagetext.py, TextSink.show with _pieces and _usual_adjustment.
+ *
+ * Both are the hot path of every check: they run once per shown string, and in Python
+ * their time went to frames, attribute traffic and small tuples rather than to their
+ * arithmetic. The Python methods stay: they are the route of builds without a compiler,
+ * and walk_show hands them what it was not written for.
  *
  * show(sink, font, items, origin, em, scale=1.0, key=None, instead=None) does what
  * pagetext.TextSink.show(sink, ...) does, step for step, on the same TextSink object: it
@@ -19,6 +25,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <string.h>
 
 #if defined(__clang__)
 #pragma clang fp contract(off)
@@ -31,7 +38,7 @@ static double tj_space, gap_space, line_break;
 static int ruled;
 
 static PyObject *s_parts, *s_size, *s_budget, *s_complete, *s_last, *s_by_font;
-static PyObject *s_decode, *s_width, *s_space, *s_newline, *s_empty;
+static PyObject *s_decode, *s_width, *s_space, *s_newline, *s_empty, *one;
 
 /* An item of a shown array, read once: a string (its decoded text comes later), a number
  * (float(item) succeeded) or nothing (float(item) raised TypeError or ValueError: skipped). */
@@ -222,49 +229,40 @@ static int add(PyObject *parts, Py_ssize_t *size, PyObject *text)
     return 0;
 }
 
-static PyObject *show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* TextSink.show(sink, font, items, (x, y), em, scale, key, instead), `y` given as the
+ * object the caller's origin holds (it is kept in _last as given). Sets *advance to what
+ * the method returns; -1 with an error set when it raises. */
+static int assemble(PyObject *sink, PyObject *font, PyObject *items, double x, PyObject *y_obj,
+                    double em, double scale, PyObject *key, PyObject *instead, double *advance)
 {
-    if (nargs < 5 || nargs > 8) {
-        PyErr_SetString(PyExc_TypeError,
-                        "show(sink, font, items, origin, em, scale=1.0, key=None, instead=None)");
-        return NULL;
-    }
-    if (!check_ruled()) return NULL;
-    PyObject *sink = args[0], *font = args[1], *items = args[2], *origin = args[3];
-    PyObject *key = nargs > 6 ? args[6] : Py_None, *instead = nargs > 7 ? args[7] : Py_None;
-    double em = PyFloat_AsDouble(args[4]);
-    if (em == -1.0 && PyErr_Occurred()) return NULL;
-    double scale = nargs > 5 ? PyFloat_AsDouble(args[5]) : 1.0;
-    if (scale == -1.0 && PyErr_Occurred()) return NULL;
-
     Py_ssize_t size, budget;
+    *advance = 0.0;
     if (get_ssize(sink, s_size, &size) < 0 || get_ssize(sink, s_budget, &budget) < 0)
-        return NULL;
-    if (size >= budget) return PyFloat_FromDouble(0.0);
+        return -1;
+    if (size >= budget) return 0;
 
     PyObject *decode = NULL, *seq = NULL, *body = NULL, *parts = NULL, *last = NULL;
-    PyObject *result = NULL;
+    int status = -1;
     PyObject *complete = PyObject_GetAttr(font, s_complete);
-    if (complete == NULL) return NULL;
+    if (complete == NULL) return -1;
     int is_complete = PyObject_IsTrue(complete);
     Py_DECREF(complete);
-    if (is_complete < 0) return NULL;
-    if (!is_complete && PyObject_SetAttr(sink, s_complete, Py_False) < 0) return NULL;
+    if (is_complete < 0) return -1;
+    if (!is_complete && PyObject_SetAttr(sink, s_complete, Py_False) < 0) return -1;
     double width;
-    if (get_double(font, s_width, &width) < 0) return NULL;
+    if (get_double(font, s_width, &width) < 0) return -1;
     width = width * scale;
     decode = PyObject_GetAttr(font, s_decode);
-    if (decode == NULL) return NULL;
+    if (decode == NULL) return -1;
 
-    double advance;
     seq = PySequence_Fast(items, "items must be a sequence");
     if (seq == NULL) goto done;
     if (PySequence_Fast_GET_SIZE(seq) == 1 && PyBytes_CheckExact(PySequence_Fast_GET_ITEM(seq, 0))) {
         body = decoded(decode, PySequence_Fast_GET_ITEM(seq, 0));
         if (body == NULL) goto done;
-        advance = (double)PyUnicode_GET_LENGTH(body) * width;
+        *advance = (double)PyUnicode_GET_LENGTH(body) * width;
     } else {
-        body = pieces_of(decode, seq, width, &advance);
+        body = pieces_of(decode, seq, width, advance);
         if (body == NULL) goto done;
     }
     if (instead != Py_None) {
@@ -274,7 +272,7 @@ static PyObject *show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int empty = PyObject_Not(body);
     if (empty < 0) goto done;
     if (empty) {
-        result = PyFloat_FromDouble(advance);
+        status = 0;
         goto done;
     }
     if (!PyUnicode_Check(body)) {
@@ -298,16 +296,8 @@ static PyObject *show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(by_font);
         if (bad) goto done;
     }
-    PyObject *x_obj, *y_obj;
-    if (PyTuple_CheckExact(origin) && PyTuple_GET_SIZE(origin) == 2) {
-        x_obj = PyTuple_GET_ITEM(origin, 0);
-        y_obj = PyTuple_GET_ITEM(origin, 1);
-    } else {
-        PyErr_SetString(PyExc_TypeError, "origin must be a pair (x, y)");
-        goto done;
-    }
-    double x = PyFloat_AsDouble(x_obj), y = PyFloat_AsDouble(y_obj);
-    if (PyErr_Occurred()) goto done;
+    double y = PyFloat_AsDouble(y_obj);
+    if (y == -1.0 && PyErr_Occurred()) goto done;
     em = fabs(em);
     if (em == 0.0) em = 1.0; /* `abs(em) or 1.0` */
     parts = PyObject_GetAttr(sink, s_parts);
@@ -348,21 +338,376 @@ static PyObject *show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         size += length;
     }
     if (set_ssize(sink, s_size, size) < 0) goto done;
-    double moved = advance * em;
+    double moved = *advance * em;
     double end = x + moved;
     PyObject *new_last = Py_BuildValue("(dOd)", end, y_obj, em);
     if (new_last == NULL) goto done;
-    int bad = PyObject_SetAttr(sink, s_last, new_last);
+    status = PyObject_SetAttr(sink, s_last, new_last);
     Py_DECREF(new_last);
-    if (bad < 0) goto done;
-    result = PyFloat_FromDouble(advance);
 done:
     Py_XDECREF(decode);
     Py_XDECREF(seq);
     Py_XDECREF(body);
     Py_XDECREF(parts);
     Py_XDECREF(last);
+    return status;
+}
+
+static PyObject *show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 5 || nargs > 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "show(sink, font, items, origin, em, scale=1.0, key=None, instead=None)");
+        return NULL;
+    }
+    if (!check_ruled()) return NULL;
+    PyObject *origin = args[3];
+    if (!PyTuple_CheckExact(origin) || PyTuple_GET_SIZE(origin) != 2) {
+        PyErr_SetString(PyExc_TypeError, "origin must be a pair (x, y)");
+        return NULL;
+    }
+    double x = PyFloat_AsDouble(PyTuple_GET_ITEM(origin, 0));
+    if (x == -1.0 && PyErr_Occurred()) return NULL;
+    double em = PyFloat_AsDouble(args[4]);
+    if (em == -1.0 && PyErr_Occurred()) return NULL;
+    double scale = nargs > 5 ? PyFloat_AsDouble(args[5]) : 1.0;
+    if (scale == -1.0 && PyErr_Occurred()) return NULL;
+    double advance;
+    if (assemble(args[0], args[1], args[2], x, PyTuple_GET_ITEM(origin, 1), em, scale,
+                 nargs > 6 ? args[6] : Py_None, nargs > 7 ? args[7] : Py_None, &advance) < 0)
+        return NULL;
+    return PyFloat_FromDouble(advance);
+}
+
+/* ---- _Walker.show: one text-showing operator's counts, placement and text ----------------
+ *
+ * walk_show(walker, items, state, resources, tm, depth, type3, actual) does what
+ * content._Walker.show does, in its order, on the same objects: the walker's
+ * text_operators, uses, in_annotation, annotation_glyphs, margin_box, hidden and text; the
+ * state's font, font_key, text_font, ctm, rise, render, size and scale; the font's
+ * code_width, split_codes and subtype; the FontUse counters. The few things it does not
+ * know (FontUse, text_font, the invisible render modes, MAX_DEPTH and the Python method
+ * itself) are handed over once by walk_rules(). A call whose operands or matrices are not
+ * what the walk builds (a tuple of six floats) goes to the Python method before anything
+ * is counted, so a damaged file is read alike either way.
+ */
+static PyObject *FontUse_type, *text_font_fn, *invisible_modes, *python_show;
+static long max_depth;
+static int walk_ruled;
+
+static PyObject *s_text_operators, *s_uses, *s_in_annotation, *s_annotation_glyphs;
+static PyObject *s_margin_box, *s_hidden, *s_text, *s_font, *s_font_key, *s_text_font, *s_ctm;
+static PyObject *s_rise, *s_render, *s_size_attr, *s_scale, *s_code_width, *s_split_codes;
+static PyObject *s_subtype, *s_Type3, *s_offpage_glyphs, *s_glyphs, *s_invisible_glyphs;
+static PyObject *s_actual_text_glyphs, *s_coded, *s_drawn, *s_type3;
+
+/* The six floats of a matrix that is an exact tuple of six floats; 0 when it is not one. */
+static int floats6(PyObject *m, double out[6])
+{
+    if (!PyTuple_CheckExact(m) || PyTuple_GET_SIZE(m) != 6) return 0;
+    for (int i = 0; i < 6; i++) {
+        PyObject *v = PyTuple_GET_ITEM(m, i);
+        if (!PyFloat_CheckExact(v)) return 0;
+        out[i] = PyFloat_AS_DOUBLE(v);
+    }
+    return 1;
+}
+
+/* obj.name += n for an int attribute (a FontUse counter, the walker's counts). */
+static int add_to(PyObject *obj, PyObject *name, PyObject *n)
+{
+    PyObject *old = PyObject_GetAttr(obj, name);
+    if (old == NULL) return -1;
+    PyObject *sum = PyNumber_InPlaceAdd(old, n);
+    Py_DECREF(old);
+    if (sum == NULL) return -1;
+    int r = PyObject_SetAttr(obj, name, sum);
+    Py_DECREF(sum);
+    return r;
+}
+
+static int truth_of(PyObject *obj, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL) return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* translate(tm, tx, 0.0) of geometry.py: (a, b, c, d, tx*a + ty*c + e, tx*b + ty*d + f). */
+static PyObject *translated(PyObject *tm, const double m[6], double tx)
+{
+    double ty = 0.0;
+    double e = tx * m[0] + ty * m[2] + m[4];
+    double f = tx * m[1] + ty * m[3] + m[5];
+    return Py_BuildValue("(OOOOdd)", PyTuple_GET_ITEM(tm, 0), PyTuple_GET_ITEM(tm, 1),
+                         PyTuple_GET_ITEM(tm, 2), PyTuple_GET_ITEM(tm, 3), e, f);
+}
+
+static PyObject *walk_show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "walk_show(walker, items, state, resources, tm, depth, type3, actual)");
+        return NULL;
+    }
+    if (!check_ruled()) return NULL;
+    if (!walk_ruled) {
+        PyErr_SetString(PyExc_RuntimeError, "_textshow.walk_rules() was not called");
+        return NULL;
+    }
+    PyObject *walker = args[0], *items = args[1], *state = args[2], *resources = args[3];
+    PyObject *tm = args[4], *depth = args[5], *type3 = args[6], *actual = args[7];
+    double t[6], ctm[6];
+    PyObject *info = NULL, *ctm_obj = NULL, *raw = NULL, *codes = NULL, *n_obj = NULL;
+    PyObject *font_key = NULL, *uses = NULL, *use = NULL, *result = NULL, *text = NULL;
+    PyObject *decoding = NULL, *subtype = NULL;
+
+    /* Anything the walk does not build goes to the Python method, before any count. */
+    if (!(PyList_CheckExact(items) || PyTuple_CheckExact(items)) || !floats6(tm, t)
+        || !(actual == Py_None || PyList_CheckExact(actual)) || !PyBool_Check(type3)
+        || !PyLong_CheckExact(depth))
+        return PyObject_Vectorcall(python_show, args, nargs, NULL);
+    ctm_obj = PyObject_GetAttr(state, s_ctm);
+    if (ctm_obj == NULL) return NULL;
+    int plain = floats6(ctm_obj, ctm);
+    Py_DECREF(ctm_obj);
+    if (!plain) return PyObject_Vectorcall(python_show, args, nargs, NULL);
+
+    if (add_to(walker, s_text_operators, one) < 0) return NULL;
+    info = PyObject_GetAttr(state, s_font);
+    if (info == NULL) return NULL;
+    if (info == Py_None || type3 == Py_True) {
+        Py_DECREF(info);
+        Py_INCREF(tm);
+        return tm; /* no font selected (broken file) or inside a glyph procedure: not text */
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    PyObject **objs = PySequence_Fast_ITEMS(items);
+    if (count == 1 && PyBytes_CheckExact(objs[0])) {
+        raw = objs[0];
+        Py_INCREF(raw);
+    } else {
+        /* b"".join([item for item in items if isinstance(item, bytes)]) */
+        Py_ssize_t total = 0;
+        for (Py_ssize_t i = 0; i < count; i++)
+            if (PyBytes_Check(objs[i])) total += PyBytes_GET_SIZE(objs[i]);
+        raw = PyBytes_FromStringAndSize(NULL, total);
+        if (raw == NULL) goto done;
+        char *at = PyBytes_AS_STRING(raw);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (PyBytes_Check(objs[i])) {
+                memcpy(at, PyBytes_AS_STRING(objs[i]), (size_t)PyBytes_GET_SIZE(objs[i]));
+                at += PyBytes_GET_SIZE(objs[i]);
+            }
+        }
+    }
+    /* One-byte fonts: the bytes are the codes; two-byte fonts: the bytes, a partial last code
+     * left out; other codespaces: the font splits them. */
+    PyObject *width_obj = PyObject_GetAttr(info, s_code_width);
+    if (width_obj == NULL) goto done;
+    long code_width = PyLong_Check(width_obj) ? PyLong_AsLong(width_obj) : -1;
+    Py_DECREF(width_obj);
+    if (code_width == -1 && PyErr_Occurred()) goto done;
+    Py_ssize_t n;
+    if (code_width == 1) {
+        codes = raw;
+        Py_INCREF(codes);
+        n = PyBytes_GET_SIZE(raw);
+    } else if (code_width == 2) {
+        Py_ssize_t len = PyBytes_GET_SIZE(raw);
+        if (len & 1) codes = PyBytes_FromStringAndSize(PyBytes_AS_STRING(raw), len - 1);
+        else {
+            codes = raw;
+            Py_INCREF(codes);
+        }
+        if (codes == NULL) goto done;
+        n = PyBytes_GET_SIZE(codes) >> 1;
+    } else {
+        codes = PyObject_CallMethodOneArg(info, s_split_codes, raw);
+        if (codes == NULL) goto done;
+        n = PyObject_Length(codes);
+        if (n < 0) goto done;
+    }
+    if (!n) {
+        Py_INCREF(tm);
+        result = tm;
+        goto done;
+    }
+    n_obj = PyLong_FromSsize_t(n);
+    if (n_obj == NULL) goto done;
+    font_key = PyObject_GetAttr(state, s_font_key);
+    uses = font_key == NULL ? NULL : PyObject_GetAttr(walker, s_uses);
+    if (uses == NULL) goto done;
+    if (!PyDict_Check(uses)) {
+        PyErr_SetString(PyExc_TypeError, "_Walker.uses must be a dict");
+        goto done;
+    }
+    use = PyDict_GetItemWithError(uses, font_key);
+    if (use != NULL && use != Py_None) {
+        Py_INCREF(use);
+    } else {
+        if (PyErr_Occurred()) goto done;
+        PyObject *call_args[2] = {info, font_key};
+        PyObject *kwnames = Py_BuildValue("(s)", "font_key");
+        if (kwnames == NULL) goto done;
+        use = PyObject_Vectorcall(FontUse_type, call_args, 1, kwnames);
+        Py_DECREF(kwnames);
+        if (use == NULL || PyDict_SetItem(uses, font_key, use) < 0) goto done;
+    }
+    double a2 = ctm[0], b2 = ctm[1], c2 = ctm[2], d2 = ctm[3], e2 = ctm[4], f2 = ctm[5];
+    double e = t[4], f = t[5];
+    double rise;
+    if (get_double(state, s_rise, &rise) < 0) goto done;
+    int annotation = truth_of(walker, s_in_annotation);
+    if (annotation < 0) goto done;
+    if (annotation) {
+        if (add_to(walker, s_annotation_glyphs, n_obj) < 0) goto done;
+    } else { /* does the string start on the page (see on_page)? */
+        double y0 = f + rise;
+        double x = a2 * e + c2 * y0 + e2;
+        double y = b2 * e + d2 * y0 + f2;
+        PyObject *box = PyObject_GetAttr(walker, s_margin_box);
+        if (box == NULL) goto done;
+        double edges[4];
+        int ok = PyTuple_Check(box) && PyTuple_GET_SIZE(box) == 4;
+        for (int i = 0; ok && i < 4; i++) {
+            edges[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(box, i));
+            if (edges[i] == -1.0 && PyErr_Occurred()) ok = 0;
+        }
+        Py_DECREF(box);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "margin_box: 4 numbers");
+            goto done;
+        }
+        double left = edges[0], bottom = edges[1], right = edges[2], top = edges[3];
+        if (!(left <= x && x <= right && bottom <= y && y <= top)) {
+            if (add_to(use, s_offpage_glyphs, n_obj) < 0) goto done;
+        }
+    }
+    if (add_to(use, s_glyphs, n_obj) < 0) goto done;
+    PyObject *render = PyObject_GetAttr(state, s_render);
+    if (render == NULL) goto done;
+    int invisible = PySet_Contains(invisible_modes, render);
+    Py_DECREF(render);
+    if (invisible < 0) goto done;
+    if (!invisible) {
+        invisible = truth_of(walker, s_hidden);
+        if (invisible < 0) goto done;
+    }
+    if (invisible && add_to(use, s_invisible_glyphs, n_obj) < 0) goto done;
+    if (actual != Py_None) {
+        if (add_to(use, s_actual_text_glyphs, n_obj) < 0) goto done;
+    } else {
+        if (add_to(use, s_coded, n_obj) < 0) goto done;
+        PyObject *drawn = PyObject_GetAttr(use, s_drawn);
+        if (drawn == NULL) goto done;
+        int bad = PyList_Check(drawn) ? PyList_Append(drawn, codes)
+                                      : (PyErr_SetString(PyExc_TypeError, "drawn: a list"), -1);
+        Py_DECREF(drawn);
+        if (bad < 0) goto done;
+    }
+    text = PyObject_GetAttr(walker, s_text);
+    if (text == NULL) goto done;
+    decoding = PyObject_GetAttr(state, s_text_font);
+    if (decoding == NULL) goto done;
+    if (decoding == Py_None) {
+        Py_SETREF(decoding, PyObject_CallOneArg(text_font_fn, info));
+        if (decoding == NULL) goto done;
+    }
+    Py_INCREF(tm);
+    result = tm; /* moved below when the string advances */
+    Py_ssize_t size, budget;
+    if (get_ssize(text, s_size, &size) < 0 || get_ssize(text, s_budget, &budget) < 0) goto fail;
+    if (size < budget) {
+        double c = t[2], d = t[3];
+        double mc = c * a2 + d * c2, md = c * b2 + d * d2;
+        double ox = e * a2 + f * c2 + e2 + rise * mc;
+        double oy = e * b2 + f * d2 + f2 + rise * md;
+        double em_size;
+        if (get_double(state, s_size_attr, &em_size) < 0) goto fail;
+        double squares = mc * mc + md * md;
+        double em = em_size * pow(squares, 0.5); /* Python's `** 0.5` is pow(), not sqrt() */
+        double scale;
+        if (get_double(state, s_scale, &scale) < 0) goto fail;
+        PyObject *y_obj = PyFloat_FromDouble(oy);
+        if (y_obj == NULL) goto fail;
+        double advance;
+        int bad;
+        if (actual == Py_None) {
+            PyObject *key = PyLong_FromVoidPtr(use); /* id(use) */
+            bad = key == NULL || assemble(text, decoding, items, ox, y_obj, em, scale, key,
+                                          Py_None, &advance) < 0;
+            Py_XDECREF(key);
+        } else {
+            Py_ssize_t left = PyList_GET_SIZE(actual);
+            PyObject *instead = left ? PyList_GetItem(actual, left - 1) : s_empty;
+            Py_INCREF(instead);
+            bad = left && PyList_SetSlice(actual, left - 1, left, NULL) < 0; /* actual.pop() */
+            bad = bad || assemble(text, decoding, items, ox, y_obj, em, scale, Py_None, instead,
+                                  &advance) < 0;
+            Py_DECREF(instead);
+        }
+        Py_DECREF(y_obj);
+        if (bad) goto fail;
+        if (advance != 0.0 || isnan(advance)) {
+            Py_SETREF(result, translated(tm, t, advance * em_size));
+            if (result == NULL) goto done;
+        }
+    } else {
+        int complete = truth_of(decoding, s_complete);
+        if (complete < 0) goto fail;
+        if (!complete && PyObject_SetAttr(text, s_complete, Py_False) < 0) goto fail;
+    }
+    subtype = PyObject_GetAttr(info, s_subtype);
+    if (subtype == NULL) goto fail;
+    int type3_font = PyUnicode_Check(subtype) && PyUnicode_Compare(subtype, s_Type3) == 0;
+    if (type3_font) {
+        long at = PyLong_AsLong(depth);
+        if (at == -1 && PyErr_Occurred()) goto fail;
+        if (at < max_depth) {
+            PyObject *call_args[6] = {walker, state, resources, codes, tm, depth};
+            PyObject *done_ = PyObject_VectorcallMethod(s_type3, call_args, 6, NULL);
+            if (done_ == NULL) goto fail;
+            Py_DECREF(done_);
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(info);
+    Py_XDECREF(raw);
+    Py_XDECREF(codes);
+    Py_XDECREF(n_obj);
+    Py_XDECREF(font_key);
+    Py_XDECREF(uses);
+    Py_XDECREF(use);
+    Py_XDECREF(text);
+    Py_XDECREF(decoding);
+    Py_XDECREF(subtype);
     return result;
+}
+
+static PyObject *walk_rules(PyObject *self, PyObject *args)
+{
+    PyObject *use_type, *text_font, *modes, *method;
+    long depth;
+    if (!PyArg_ParseTuple(args, "OOO!lO", &use_type, &text_font, &PyFrozenSet_Type, &modes,
+                          &depth, &method))
+        return NULL;
+    Py_INCREF(use_type);
+    Py_XSETREF(FontUse_type, use_type);
+    Py_INCREF(text_font);
+    Py_XSETREF(text_font_fn, text_font);
+    Py_INCREF(modes);
+    Py_XSETREF(invisible_modes, modes);
+    Py_INCREF(method);
+    Py_XSETREF(python_show, method);
+    max_depth = depth;
+    walk_ruled = 1;
+    Py_RETURN_NONE;
 }
 
 static PyObject *pieces(PyObject *self, PyObject *args)
@@ -416,6 +761,11 @@ static PyMethodDef methods[] = {
     {"usual_adjustment", usual_adjustment, METH_O,
      "usual_adjustment(items) -> float (_usual_adjustment)"},
     {"rules", rules, METH_VARARGS, "rules(tj_space, gap_space, line_break): pagetext's constants"},
+    {"walk_show", (PyCFunction)(void (*)(void))walk_show, METH_FASTCALL,
+     "walk_show(walker, items, state, resources, tm, depth, type3, actual) -> moved text "
+     "matrix (content._Walker.show)"},
+    {"walk_rules", walk_rules, METH_VARARGS,
+     "walk_rules(FontUse, text_font, invisible_modes, max_depth, python_show): content's own"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -430,11 +780,22 @@ PyMODINIT_FUNC PyInit__textshow(void)
         {&s_parts, "parts"}, {&s_size, "size"}, {&s_budget, "budget"},
         {&s_complete, "complete"}, {&s_last, "_last"}, {&s_by_font, "_by_font"},
         {&s_decode, "decode"}, {&s_width, "width"}, {&s_space, " "}, {&s_newline, "\n"},
-        {&s_empty, ""},
+        {&s_empty, ""}, {&s_text_operators, "text_operators"}, {&s_uses, "uses"},
+        {&s_in_annotation, "in_annotation"}, {&s_annotation_glyphs, "annotation_glyphs"},
+        {&s_margin_box, "margin_box"}, {&s_hidden, "hidden"}, {&s_text, "text"},
+        {&s_font, "font"}, {&s_font_key, "font_key"}, {&s_text_font, "text_font"},
+        {&s_ctm, "ctm"}, {&s_rise, "rise"}, {&s_render, "render"}, {&s_size_attr, "size"},
+        {&s_scale, "scale"}, {&s_code_width, "code_width"}, {&s_split_codes, "split_codes"},
+        {&s_subtype, "subtype"}, {&s_Type3, "Type3"}, {&s_offpage_glyphs, "offpage_glyphs"},
+        {&s_glyphs, "glyphs"}, {&s_invisible_glyphs, "invisible_glyphs"},
+        {&s_actual_text_glyphs, "actual_text_glyphs"}, {&s_coded, "coded"},
+        {&s_drawn, "drawn"}, {&s_type3, "type3"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         *names[i].slot = PyUnicode_InternFromString(names[i].text);
         if (*names[i].slot == NULL) return NULL;
     }
+    one = PyLong_FromLong(1);
+    if (one == NULL) return NULL;
     return PyModule_Create(&module);
 }

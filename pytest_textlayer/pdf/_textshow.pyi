@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import Any
 
 def show(
@@ -7,3 +8,12 @@ def show(
 def pieces(font: Any, items: Any, width: float) -> tuple[str, float]: ...
 def usual_adjustment(items: Any) -> float: ...
 def rules(tj_space: float, gap_space: float, line_break: float) -> None: ...
+def walk_show(
+    walker: Any, items: Any, state: Any, resources: Any,
+    tm: tuple[float, float, float, float, float, float], depth: int, type3: bool,
+    actual: list[str] | None,
+) -> tuple[float, float, float, float, float, float]: ...
+def walk_rules(
+    use_type: Any, text_font: Callable[[Any], Any], invisible_modes: frozenset[int],
+    max_depth: int, python_show: Callable[..., Any],
+) -> None: ...

@@ -21,7 +21,7 @@ modules it would pay attribute lookups per operator.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,15 @@ from .geometry import IDENTITY, Matrix, bounding_box, matrix, mul, page_box, tra
 from .imagecover import GRID, ImageCoverage
 from .optionalcontent import OptionalContent, off_groups
 from .pagecontent import FontUse, PageContent
-from .pagetext import TEXT_BUDGET, TextFont, TextSink, remember_width, show_text, text_font
+from .pagetext import (
+    TEXT_BUDGET,
+    TextFont,
+    TextSink,
+    _textshow,
+    remember_width,
+    show_text,
+    text_font,
+)
 
 if TYPE_CHECKING:
     import pikepdf
@@ -179,8 +187,8 @@ class _Walker(ImageCoverage, OptionalContent):
                 if op == b"Tj":
                     if args:
                         shown = args if len(args) == 1 else (args[-1],)
-                        tm = self.show(shown, state, resources, tm, depth, type3,
-                                       spans[0] if spans else None)
+                        tm = _show(self, shown, state, resources, tm, depth, type3,
+                                   spans[0] if spans else None)
                 elif op == b"Td":
                     tm = tlm = translate(tlm, float(args[0]), float(args[1]))
                 elif op == b"Tf":
@@ -197,8 +205,8 @@ class _Walker(ImageCoverage, OptionalContent):
                     state.size = float(args[1]) if len(args) > 1 else state.size
                 elif op == b"TJ":
                     if args:
-                        tm = self.show(args[0], state, resources, tm, depth, type3,
-                                       spans[0] if spans else None)
+                        tm = _show(self, args[0], state, resources, tm, depth, type3,
+                                   spans[0] if spans else None)
                 elif op == b"Tm":
                     if len(args) == 6:
                         a, b, c, d, e, f = map(float, args)
@@ -218,8 +226,8 @@ class _Walker(ImageCoverage, OptionalContent):
                 elif op in (b"'", b'"'):
                     tm = tlm = translate(tlm, 0.0, -state.leading)
                     if args:
-                        tm = self.show((args[-1],), state, resources, tm, depth, type3,
-                                       spans[0] if spans else None)
+                        tm = _show(self, (args[-1],), state, resources, tm, depth, type3,
+                                   spans[0] if spans else None)
                 elif op == b"Tr":
                     state.render = int(args[0])
                 elif op == b"q":
@@ -307,7 +315,10 @@ class _Walker(ImageCoverage, OptionalContent):
     ) -> Matrix:
         """One text-showing operator. Inside an ActualText span (``actual``), the span's text
         stands for every glyph in it, as in every reader: the first string shows it, the rest
-        nothing. Returns the text matrix moved past the string (see TextSink.show)."""
+        nothing. Returns the text matrix moved past the string (see TextSink.show).
+
+        The walk calls it through :data:`_show`: ``_textshow.walk_show`` does the same in C
+        when the extension is built, and calls this method for what it does not know."""
         self.text_operators += 1
         info = state.font
         if info is None or type3:
@@ -506,6 +517,16 @@ class _Walker(ImageCoverage, OptionalContent):
                 )
             finally:
                 self.in_annotation = False
+
+
+if _textshow is not None:
+    # What the extension cannot know of this module is handed to it, not copied into it.
+    _textshow.walk_rules(FontUse, text_font, _INVISIBLE_MODES, MAX_DEPTH, _Walker.show)
+
+#: :meth:`_Walker.show` as the walk calls it, ``_show(walker, items, state, ...)``: the
+#: compiled one when the extension is built (a shown string's counts and placement cost more
+#: in Python's attribute traffic than in their arithmetic), else the method itself.
+_show: Callable[..., Matrix] = _Walker.show if _textshow is None else _textshow.walk_show
 
 
 def _type3_name(font: Any, code: int) -> Any:
