@@ -100,7 +100,7 @@ class _Walker(ImageCoverage, OptionalContent):
         self.cache = cache
         self.box = box
         m = OFFPAGE_MARGIN
-        #: The page box widened by the margin, for :meth:`on_page`.
+        #: The page box widened by the margin: a string starting outside it is off the page.
         self.margin_box = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
         self.uses: dict[Any, FontUse] = {}
         self.images = 0
@@ -294,15 +294,6 @@ class _Walker(ImageCoverage, OptionalContent):
             return None
         return ops
 
-    def on_page(self, tm: Matrix, state: _State) -> bool:
-        """Does the string start inside the page box (with a margin)? Advances are not tracked."""
-        ctm = state.ctm
-        x0, y0 = tm[4], tm[5] + state.rise
-        x = ctm[0] * x0 + ctm[2] * y0 + ctm[4]
-        y = ctm[1] * x0 + ctm[3] * y0 + ctm[5]
-        left, bottom, right, top = self.margin_box
-        return left <= x <= right and bottom <= y <= top
-
     def show(
         self,
         items: Any,
@@ -351,7 +342,7 @@ class _Walker(ImageCoverage, OptionalContent):
         rise = state.rise
         if self.in_annotation:
             self.annotation_glyphs += n
-        else:  # does the string start on the page (see on_page)?
+        else:  # does the string start on the page (advances are not tracked)?
             y0 = f + rise
             x = a2 * e + c2 * y0 + e2
             y = b2 * e + d2 * y0 + f2

@@ -121,8 +121,9 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
         if not table:
             return _latin1
         one = {code: text for code, text in table.items() if code < 256}
-        if all(len(text) == 1 for text in one.values()):
-            # C charmap decoding: one character per byte, as translate would give.
+        if all(len(text) == 1 and text != "\ufffe" for text in one.values()):
+            # C charmap decoding: one character per byte, as translate would give (U+FFFE
+            # would mark its byte undefined there, failing the string: translate keeps it).
             chars = "".join(one.get(code, chr(code)) for code in range(256))
             return functools.partial(_charmap, chars)
     if info.code_width == 2:

@@ -183,6 +183,21 @@ def test_the_declared_map_gives_the_text() -> None:
     assert page.text == "B\ufb01C"
 
 
+def test_a_code_mapped_to_a_noncharacter_does_not_lose_the_string() -> None:
+    """U+FFFE marks an undefined byte in a charmap table: a code mapped to it must still
+    decode (and keep its neighbours) rather than fail the whole string."""
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+            b"1 begincodespacerange <00> <FF> endcodespacerange "
+            b"1 beginbfchar <41> <FFFE> endbfchar "
+            b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj (BAB) Tj (world) Tj ET")
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        font = pdf.pages[0].Resources.Font.F1
+        font.ToUnicode = pdf.make_stream(cmap)
+        page = scan_page(pdf, 0, {})
+    assert page.text == "HelloB\ufffeBworld" and page.glyphs == 13
+
+
 def test_a_shifted_fixture_keeps_its_control_characters() -> None:
     fixture = generate("shifted", "HELLO WORLD")
     page = scan(fixture.pdf)
