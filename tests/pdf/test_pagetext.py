@@ -170,31 +170,28 @@ def test_control_characters_are_kept() -> None:
     assert text == "\x03ab\x03cd"
 
 
-def test_the_declared_map_gives_the_text() -> None:
+def _with_tounicode(content: bytes, bfchars: bytes, count: int) -> PageContent:
+    """`content` shown in Helvetica whose ToUnicode maps the one-byte `bfchars` entries."""
     cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
             b"1 begincodespacerange <00> <FF> endcodespacerange "
-            b"2 beginbfchar <41> <0042> <42> <FB01> endbfchar "
+            + str(count).encode() + b" beginbfchar " + bfchars + b" endbfchar "
             b"endcmap CMapName currentdict /CMap defineresource pop end end")
-    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (ABC) Tj ET")
-    with pikepdf.open(io.BytesIO(data)) as pdf:
+    with pikepdf.open(io.BytesIO(page_pdf(content))) as pdf:
         font = pdf.pages[0].Resources.Font.F1
         font.ToUnicode = pdf.make_stream(cmap)
-        page = scan_page(pdf, 0, {})
+        return scan_page(pdf, 0, {})
+
+
+def test_the_declared_map_gives_the_text() -> None:
+    page = _with_tounicode(b"BT /F1 12 Tf 72 700 Td (ABC) Tj ET", b"<41> <0042> <42> <FB01>", 2)
     assert page.text == "B\ufb01C"
 
 
 def test_a_code_mapped_to_a_noncharacter_does_not_lose_the_string() -> None:
     """U+FFFE marks an undefined byte in a charmap table: a code mapped to it must still
     decode (and keep its neighbours) rather than fail the whole string."""
-    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
-            b"1 begincodespacerange <00> <FF> endcodespacerange "
-            b"1 beginbfchar <41> <FFFE> endbfchar "
-            b"endcmap CMapName currentdict /CMap defineresource pop end end")
-    data = page_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj (BAB) Tj (world) Tj ET")
-    with pikepdf.open(io.BytesIO(data)) as pdf:
-        font = pdf.pages[0].Resources.Font.F1
-        font.ToUnicode = pdf.make_stream(cmap)
-        page = scan_page(pdf, 0, {})
+    page = _with_tounicode(b"BT /F1 12 Tf 72 700 Td (Hello) Tj (BAB) Tj (world) Tj ET",
+                           b"<41> <FFFE>", 1)
     assert page.text == "HelloB\ufffeBworld" and page.glyphs == 13
 
 
