@@ -564,7 +564,7 @@ static PyObject *walk_show(PyObject *self, PyObject *const *args, Py_ssize_t nar
     if (annotation < 0) goto done;
     if (annotation) {
         if (add_to(walker, s_annotation_glyphs, n_obj) < 0) goto done;
-    } else { /* does the string start on the page (see on_page)? */
+    } else { /* does the string start on the page (advances are not tracked)? */
         double y0 = f + rise;
         double x = a2 * e + c2 * y0 + e2;
         double y = b2 * e + d2 * y0 + f2;
