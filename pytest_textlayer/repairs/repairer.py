@@ -176,11 +176,13 @@ def _repair_open(
             notes.append("glyph OCR skipped: Tesseract or the language pack is missing")
     fonts: list[FontRepair] = []
     repaired_pages: dict[int, set[str]] = {}
+    attachments = []
     for plan in plans:
         if not plan.mapping:
             continue
         full = {**spec_text(plan), **choices_as_written(plan, ligatures_as_written(plan))}
-        writer.attach(pdf, plan.usage.font, full, width=width(plan))
+        attachments.append(writer.Attachment(plan.usage.font, full, width(plan),
+                                             frozenset(plan.usage.codes())))
         total, bad, fixed = plan.glyph_counts()
         if not plan.bad:
             bad = fixed = total
@@ -199,6 +201,7 @@ def _repair_open(
         for index in plan.usage.pages:
             repaired_pages.setdefault(index, set()).update(plan.sources)
 
+    writer.attach_all(pdf, attachments)
     middle = classify(pdf_bytes(pdf), settings=settings, name=str(dst)) if fonts else before
     todo: dict[int, str] = {}
     for page in middle.pages:

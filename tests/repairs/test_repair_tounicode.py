@@ -99,3 +99,68 @@ def test_readers_follow_an_attached_tounicode(tmp_path: Path) -> None:
     assert poppler.strip() == text
     assert pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range().strip() == text
     assert pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages[0].extract_text().strip() == text
+
+
+def test_fonts_share_one_stream_only_when_each_reads_as_its_own_map() -> None:
+    """A shared map may hold a code only one font maps when the other never draws it."""
+    import pikepdf
+
+    from pytest_textlayer.repairs.tounicode_writer import Attachment, attach_all
+
+    pdf = pikepdf.new()
+    fonts = [pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font)) for _ in range(6)]
+    wanted = [
+        ({1: "a", 2: "b"}, {1, 2}),
+        ({2: "b", 3: "c"}, {2, 3}),  # joins the first: it agrees on 2 and draws no 1
+        ({1: "x"}, {1}),  # 1 is 'a' in the first: a stream of its own
+        ({4: "d"}, {1, 4}),  # draws 1 unmapped: the first's 'a' and the third's 'x' would map it
+        ({2: "b"}, None),  # codes drawn unknown: never shared
+        ({5: "e"}, {5}),  # disjoint from the first group: joins it
+    ]
+    counts = attach_all(pdf, [Attachment(f, m, 2, None if d is None else frozenset(d))
+                              for f, (m, d) in zip(fonts, wanted, strict=True)])
+    assert counts == [2, 2, 1, 1, 1, 1]
+    streams = [f.ToUnicode.objgen for f in fonts]
+    assert streams[0] == streams[1] == streams[5]
+    assert len(set(streams)) == 4
+    assert _entries(fonts[0].ToUnicode.read_bytes()) == {1: "a", 2: "b", 3: "c", 5: "e"}
+    assert _entries(fonts[2].ToUnicode.read_bytes()) == {1: "x"}
+    assert _entries(fonts[3].ToUnicode.read_bytes()) == {4: "d"}
+
+
+def test_readers_follow_a_shared_tounicode(tmp_path: Path) -> None:
+    """Two faces numbered by one glyph order (as WeasyPrint's subsets are) read from one map."""
+    import pikepdf
+    import pypdfium2
+    from test_repair_pdfs import add_type0_font, subset_font
+
+    from pytest_textlayer.repairs.tounicode_writer import Attachment, attach_all
+
+    first, second = "Zażółć gęślą", "jaźń"
+    data, gids = subset_font(first + second, order="first-use", keep="none")
+    pdf = pikepdf.new()
+    regular = add_type0_font(pdf, data, gids, "CCCCCC+DejaVuSans")
+    bold = add_type0_font(pdf, data, gids, "DDDDDD+DejaVuSans-Bold")
+    page = pdf.add_blank_page(page_size=(400, 200))
+    page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=regular, F2=bold))
+
+    def shown(text: str) -> bytes:
+        return b"<" + b"".join(gids[c].to_bytes(2, "big") for c in text).hex().encode() + b">"
+
+    page.obj.Contents = pdf.make_stream(
+        b"BT /F1 18 Tf 20 100 Td " + shown(first) + b" Tj /F2 18 Tf 0 -30 Td " + shown(second)
+        + b" Tj ET"
+    )
+    attach_all(pdf, [
+        Attachment(regular, {gids[c]: c for c in first}, 2, frozenset(gids[c] for c in first)),
+        Attachment(bold, {gids[c]: c for c in second}, 2, frozenset(gids[c] for c in second)),
+    ])
+    assert regular.ToUnicode.objgen == bold.ToUnicode.objgen
+    path = tmp_path / "shared.pdf"
+    pdf.save(path)
+    poppler = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert poppler.split() == (first + " " + second).split()
+    pdfium = pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range()
+    assert pdfium.split() == (first + " " + second).split()
