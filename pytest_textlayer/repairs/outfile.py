@@ -66,7 +66,8 @@ def write_atomically(
 ) -> None:
     """Save to a temporary file beside ``dst``, then rename: never a partial OUT.
 
-    With ``same`` (IN's bytes, when nothing was changed), OUT is a byte-for-byte copy.
+    With ``same`` (IN's bytes when nothing was changed, or the :func:`pdf_bytes` a repair
+    already classified), OUT is those bytes.
     ``verify`` reads the saved file before it takes OUT's name: a file damaged past
     what qpdf repairs may save into one it cannot open again, and that is no OUT.
     """
@@ -83,12 +84,7 @@ def write_atomically(
             with open(tmp, "wb") as handle:
                 handle.write(same)
         else:
-            with _quiet():
-                pdf.save(
-                    tmp,
-                    compress_streams=True,
-                    object_stream_mode=pikepdf.ObjectStreamMode.generate,
-                )
+            _save(pdf, tmp)
         if verify is not None:
             try:
                 verify(Path(tmp))
@@ -120,9 +116,19 @@ def _quiet() -> Iterator[None]:
 
 
 def pdf_bytes(pdf: Any) -> bytes:
+    """The bytes OUT would hold now: saved as :func:`write_atomically` saves, so a repair that
+    needs no OCR writes the very bytes it classified (``same=``) instead of saving again."""
     import io
 
     buf = io.BytesIO()
-    with _quiet():
-        pdf.save(buf)
+    _save(pdf, buf)
     return buf.getvalue()
+
+
+def _save(pdf: Any, target: Any) -> None:
+    """Object streams on, so OUT is rarely bigger than IN after a ToUnicode repair."""
+    import pikepdf
+
+    with _quiet():
+        pdf.save(target, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.generate)

@@ -202,7 +202,11 @@ def _repair_open(
             repaired_pages.setdefault(index, set()).update(plan.sources)
 
     writer.attach_all(pdf, attachments)
-    middle = classify(pdf_bytes(pdf), settings=settings, name=str(dst)) if fonts else before
+    repaired = pdf_bytes(pdf) if fonts else None
+    try:
+        middle = classify(repaired, settings=settings, name=str(dst)) if repaired else before
+    except InputError as exc:  # as write_atomically says it of a save it cannot read again
+        raise InputError(str(src), f"damaged PDF: cannot be rewritten: {exc.problem}") from None
     todo: dict[int, str] = {}
     for page in middle.pages:
         index = page.number - 1
@@ -219,12 +223,16 @@ def _repair_open(
             ocr_desc = ocrlib.describe(info, tess_lang, how)
         keep.extend(ocrlib.ocr_pages(pdf, todo, tess_lang))
     # Nothing changed: OUT is IN, byte for byte, not a rewrite of it. OUT is classified
-    # before it takes its name: one that cannot be read again is not written.
+    # before it takes its name: one that cannot be read again is not written. Without OCR,
+    # OUT is the bytes ``middle`` classified: that classification is OUT's.
+    classified = middle if repaired is not None and not todo else None
     written: list[DocumentReport] = []
-    write_atomically(
-        pdf, dst, src, same=None if fonts or todo else data,
-        verify=lambda path: written.append(classify(str(path), settings=settings, name=str(dst))),
-    )
+
+    def verify(path: Path) -> None:
+        written.append(classified or classify(str(path), settings=settings, name=str(dst)))
+
+    same = repaired if classified is not None else None if fonts or todo else data
+    write_atomically(pdf, dst, src, same=same, verify=verify)
     after = written[0]
     story = tuple(
         _page_repair(b, a, todo, repaired_pages)

@@ -6,6 +6,7 @@ from its own contents. The OCR paths are in test_repair_ocr.py.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import io
 import json
@@ -236,7 +237,21 @@ def test_a_failing_write_leaves_no_file_behind(
             raise OSError(28, "No space left on device")
         return real_save(self, filename, *args, **kwargs)
 
+    class FullDisk(io.FileIO):
+        def write(self, data):  # type: ignore[no-untyped-def,override]
+            super().write(bytes(data)[: len(data) // 2])
+            raise OSError(28, "No space left on device")
+
+    real_open = builtins.open
+
+    def failing_open(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file).endswith(".part") and "w" in mode:
+            return FullDisk(file, "wb")
+        return real_open(file, mode, *args, **kwargs)
+
+    # OUT is saved by pikepdf, or written from the bytes the repair already classified.
     monkeypatch.setattr(pikepdf.Pdf, "save", failing_save)
+    monkeypatch.setattr(builtins, "open", failing_open)
     with pytest.raises(UsageError, match="No space left"):
         repair(src, tmp_path / "out.pdf", ocr="never")
     assert _leftovers(tmp_path, {"doc.pdf"}) == set()
@@ -292,3 +307,28 @@ def test_glyph_readings_that_contradict_a_fonts_own_map_condemn_it() -> None:
     assert share is not None and share > 0.9
     few = dict(list(shifted.items())[:3])
     assert contradiction(plan, found(few)) is None  # too little evidence to condemn
+
+
+def test_a_repair_that_cannot_be_read_again_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The repaired bytes are classified before they become OUT: bytes that cannot be read
+    back (a fault faked here in that second reading) refuse IN in one line, and no OUT."""
+    from pytest_textlayer.judge import classifier
+
+    src = tmp_path / "doc.pdf"
+    src.write_bytes(severed_pdf(PAGES[:1]))
+    real = classifier.classify_or_raise
+    calls: list[object] = []
+
+    def second_fails(pdf, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(pdf)
+        if len(calls) == 2:
+            raise InputError(str(kwargs.get("name")), "truncated: no xref")
+        return real(pdf, **kwargs)
+
+    monkeypatch.setattr(classifier, "classify_or_raise", second_fails)
+    with pytest.raises(InputError, match="damaged PDF: cannot be rewritten: truncated") as info:
+        repair(src, tmp_path / "out.pdf", ocr="never")
+    assert info.value.path == str(src)
+    assert _leftovers(tmp_path, {"doc.pdf"}) == set()
