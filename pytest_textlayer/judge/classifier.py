@@ -129,7 +129,7 @@ def iter_page_reports(
     if readers is not None:
         readers.append(qpdf_version())
     pdfium = _LazyPdfium(source, password, readers)
-    patched = bool(qpdf.get_warnings())  # before vetting reads every object
+    patched = bool(qpdf.get_warnings())  # what opening it took, before any object is read
     try:
         if vet is not None:
             vet(qpdf)

@@ -26,6 +26,8 @@ from decimal import Decimal
 from operator import itemgetter
 from typing import Any
 
+from .streamguard import guard, read_bytes
+
 #: Operators the walk interprets (inline images come from qpdf's parser only).
 WALKED = frozenset(
     b"q Q cm BT ET Tf Tr Tm Td TD T* TL Tz Ts Tj TJ ' \" Do BDC BMC EMC "
@@ -211,21 +213,36 @@ def tokenize_python(data: bytes) -> list[Instruction] | None:
 def _read(source: Any) -> bytes | None:
     import pikepdf
 
-    if isinstance(source, pikepdf.Page):
-        page = source.obj
-        if page.get("/Type") != pikepdf.Name.Page:
-            return None
-        contents = page.get("/Contents")
-        parts = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
-    else:
-        parts = [source]
+    if isinstance(source, pikepdf.Page) and source.obj.get("/Type") != pikepdf.Name.Page:
+        return None
+    parts = content_parts(source)
     streams = [p for p in parts if isinstance(p, pikepdf.Stream)]
     if len(streams) != len(parts):
         return None
     try:
-        return b"\n".join([p.read_bytes() for p in streams])
+        return b"\n".join([read_bytes(p) for p in streams])
     except Exception:  # undecodable: qpdf's parser reports it
         return None
+
+
+def content_parts(source: Any) -> list[Any]:
+    """What a page's /Contents holds (streams, or whatever a damaged file put there), or
+    [source] for a form or glyph procedure."""
+    import pikepdf
+
+    if not isinstance(source, pikepdf.Page):
+        return [source]
+    contents = source.obj.get("/Contents")
+    return list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+
+
+def guard_contents(source: Any) -> None:
+    """Measure the streams qpdf's parser would decode for ``source`` (:mod:`.streamguard`)."""
+    import pikepdf
+
+    for part in content_parts(source):
+        if isinstance(part, pikepdf.Stream):
+            guard(part)
 
 
 def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:

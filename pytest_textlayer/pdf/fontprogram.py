@@ -29,6 +29,7 @@ from typing import Any
 
 from .encodings import encoding_table
 from .sfntcmap import CodeRuns, cmap_subtables
+from .streamguard import read_bytes
 
 
 # -- helpers over pikepdf objects --------------------------------------------------------------
@@ -54,8 +55,9 @@ def is_stream(obj: Any) -> bool:
 
 
 def read(stream: Any) -> bytes:
+    """A font's stream decoded (b"" when qpdf cannot), measured first (:mod:`.streamguard`)."""
     try:
-        return bytes(stream.read_bytes())
+        return read_bytes(stream)
     except Exception:
         return b""
 

@@ -28,8 +28,9 @@ from typing import Any, TypeVar, Union
 
 from ..errors import InputError
 from ..model import DocumentReport
+from ..pdf.streamguard import StreamTooLarge, bounded
 from ..settings import CheckSettings
-from .limits import MIB, Limits, vet_opened
+from .limits import MIB, Limits, stream_refusal, vet_opened
 
 #: What a job names: a path, or (bytes or path, display name).
 JobInput = Union[str, "os.PathLike[str]", tuple[bytes | str, str]]
@@ -69,12 +70,20 @@ def check_one(pdf: JobInput, settings: CheckSettings, password: str, limits: Lim
     detail = ""
     try:
         source = read_source(pdf[0], pdf[1]) if isinstance(pdf, tuple) else read_source(pdf)
-        vet = functools.partial(vet_opened, source=source, limits=limits, password=password)
-        report = classify_or_raise(source, settings=settings, password=password,
-                                   page_helper=page_helper, vet=vet if limits.bounded else None)
+        label = source.name
+        # Streams are measured as the walk reads them, not all before the first page.
+        vet = functools.partial(vet_opened, source=source, limits=limits, password=password,
+                                streams=False)
+        with bounded(limits.max_stream_bytes):
+            report = classify_or_raise(source, settings=settings, password=password,
+                                       page_helper=page_helper,
+                                       vet=vet if limits.bounded else None)
         kind = REPORT
     except InputError as exc:
         report, kind = DocumentReport(path=exc.path, error=exc.problem), INPUT
+    except StreamTooLarge as exc:
+        refused = stream_refusal(label, limits, exc.objgen, exc.how)
+        report, kind = DocumentReport(path=refused.path, error=refused.problem), INPUT
     except MemoryError:
         report = DocumentReport(path=label, error=_over_memory(limits))
         kind = MEMORY

@@ -16,11 +16,13 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
 
 from pytest_textlayer.cli import main
+from pytest_textlayer.errors import InputError
 from pytest_textlayer.generators import generate
 from pytest_textlayer.generators.fuzz import MUTATIONS, _with_bomb, mutate
 from pytest_textlayer.run.limits import MIB, Limits, inflated_size
@@ -578,3 +580,53 @@ def test_every_decoder_of_the_precheck_agrees_with_qpdf() -> None:
         decoded = stream.read_bytes(pikepdf.StreamDecodeLevel.all)
         assert decoded_size(raw, names, 10 * MIB) == len(decoded), names
     assert decoded_size(_lzw_encode(text), ["/LZWDecode"], 1000) <= 1000 + 4096
+
+
+def _font_bomb(size: int) -> bytes:
+    """The severed fixture with its font program swapped for /FlateDecode twice over ``size``."""
+    import pikepdf
+
+    pdf = pikepdf.open(io.BytesIO(generate("severed").pdf))
+    [font] = pdf.pages[0].Resources.Font.values()
+    descriptor = font.DescendantFonts[0].FontDescriptor
+    stream = pikepdf.Stream(pdf, zlib.compress(zlib.compress(b"\0" * size, 9), 9))
+    stream.Filter = pikepdf.Array([pikepdf.Name.FlateDecode, pikepdf.Name.FlateDecode])
+    descriptor.FontFile2 = pdf.make_indirect(stream)
+    out = io.BytesIO()
+    pdf.save(out, compress_streams=False)
+    return out.getvalue()
+
+
+def test_a_bomb_in_a_font_program_is_refused_where_the_walk_reads_it() -> None:
+    """Streams are measured as they are read: a font program, not only a content stream."""
+    bomb = _font_bomb(64 * MIB)
+    forked_at = _resident()
+    [outcome] = run_guarded([(bomb, "font.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=8 * MIB))
+    assert outcome.kind == INPUT and outcome.report.error is not None
+    assert outcome.report.path == "font.pdf"
+    assert "inflates to more than 8 MiB, over the limit (--max-stream-mb)" in outcome.report.error
+    assert outcome.peak_rss - forked_at < 128 * MIB
+
+
+def test_a_bomb_no_page_reads_costs_check_nothing_and_is_refused_by_repair() -> None:
+    """`check` measures what its walk reads; `repair` hands qpdf the whole file: it measures
+    every stream first (precheck)."""
+    import pikepdf
+
+    from pytest_textlayer.pdf.source import read_source
+    from pytest_textlayer.run.limits import precheck
+
+    pdf = pikepdf.open(io.BytesIO(generate("readable").pdf))
+    stream = pikepdf.Stream(pdf, zlib.compress(zlib.compress(b"\0" * (64 * MIB), 9), 9))
+    stream.Filter = pikepdf.Array([pikepdf.Name.FlateDecode, pikepdf.Name.FlateDecode])
+    pdf.Root.Unread = pdf.make_indirect(stream)  # referenced, never drawn
+    out = io.BytesIO()
+    pdf.save(out, compress_streams=False)
+    data = out.getvalue()
+    [outcome] = run_guarded([(data, "unread.pdf")], CheckSettings(),
+                            limits=Limits(max_stream_bytes=8 * MIB))
+    assert outcome.kind == REPORT, outcome.report.error
+    assert [p.verdict.value for p in outcome.report.pages] == ["readable"]
+    with pytest.raises(InputError, match="inflates to more than 8 MiB"):
+        precheck(read_source(data, "unread.pdf"), Limits(max_stream_bytes=8 * MIB))
