@@ -229,9 +229,15 @@ def _repair_open(
     written: list[DocumentReport] = []
 
     def verify(path: Path) -> None:
-        written.append(classified or classify(str(path), settings=settings, name=str(dst)))
+        if classified is None:
+            written.append(classify(str(path), settings=settings, name=str(dst)))
+        else:
+            written.append(classified)
 
-    same = repaired if classified is not None else None if fonts or todo else data
+    if classified is not None:
+        same: bytes | None = repaired
+    else:
+        same = None if fonts or todo else data
     write_atomically(pdf, dst, src, same=same, verify=verify)
     after = written[0]
     story = tuple(
