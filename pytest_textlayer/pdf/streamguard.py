@@ -175,16 +175,7 @@ def decoded_size(raw: bytes, names: list[str], limit: int) -> int:
 
 
 def _inflate(raw: bytes, limit: int) -> bytes:
-    inflater = zlib.decompressobj()
-    out = bytearray()
-    data = raw
-    try:
-        while data and len(out) <= limit:
-            out += inflater.decompress(data, min(CHUNK, limit + 1 - len(out)) or 1)
-            data = inflater.unconsumed_tail
-    except zlib.error:
-        pass  # damaged data stops where qpdf would stop too
-    return bytes(out)
+    return _inflate_whole(raw, limit)[0]
 
 
 def _run_length(raw: bytes, limit: int) -> bytes:

@@ -27,6 +27,17 @@ def _entries(cmap: bytes) -> dict[int, str]:
     return out
 
 
+def _readers_text(pdf: object, path: Path) -> tuple[str, str]:
+    """Page one's text as poppler (pdftotext) and PDFium read ``pdf`` saved to ``path``."""
+    import pypdfium2
+
+    pdf.save(path)  # type: ignore[attr-defined]
+    poppler = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return poppler, pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range()
+
+
 def test_two_byte_codespace_and_round_trip() -> None:
     mapping = {3: " ", 36: "A", 37: "B", 38: "C", 0x1234: "é", 0x0100: "fi"}
     cmap = build_cmap(mapping, width=2)
@@ -75,7 +86,6 @@ def test_readers_follow_an_attached_tounicode(tmp_path: Path) -> None:
     """poppler, PDFium and pypdf all read the text through the stream attach() writes."""
     import pikepdf
     import pypdf
-    import pypdfium2
     from test_repair_pdfs import add_type0_font, subset_font
 
     text = "Zażółć gęślą jaźń"
@@ -92,12 +102,9 @@ def test_readers_follow_an_attached_tounicode(tmp_path: Path) -> None:
     assert written == len(set(text))
     assert font.ToUnicode.Filter == pikepdf.Name.FlateDecode
     path = tmp_path / "fixed.pdf"
-    pdf.save(path)
-    poppler = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    poppler, pdfium = _readers_text(pdf, path)
     assert poppler.strip() == text
-    assert pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range().strip() == text
+    assert pdfium.strip() == text
     assert pypdf.PdfReader(io.BytesIO(path.read_bytes())).pages[0].extract_text().strip() == text
 
 
@@ -131,7 +138,6 @@ def test_fonts_share_one_stream_only_when_each_reads_as_its_own_map() -> None:
 def test_readers_follow_a_shared_tounicode(tmp_path: Path) -> None:
     """Two faces numbered by one glyph order (as WeasyPrint's subsets are) read from one map."""
     import pikepdf
-    import pypdfium2
     from test_repair_pdfs import add_type0_font, subset_font
 
     from pytest_textlayer.repairs.tounicode_writer import Attachment, attach_all
@@ -156,11 +162,5 @@ def test_readers_follow_a_shared_tounicode(tmp_path: Path) -> None:
         Attachment(bold, {gids[c]: c for c in second}, 2, frozenset(gids[c] for c in second)),
     ])
     assert regular.ToUnicode.objgen == bold.ToUnicode.objgen
-    path = tmp_path / "shared.pdf"
-    pdf.save(path)
-    poppler = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    assert poppler.split() == (first + " " + second).split()
-    pdfium = pypdfium2.PdfDocument(str(path))[0].get_textpage().get_text_range()
-    assert pdfium.split() == (first + " " + second).split()
+    poppler, pdfium = _readers_text(pdf, tmp_path / "shared.pdf")
+    assert poppler.split() == pdfium.split() == (first + " " + second).split()
