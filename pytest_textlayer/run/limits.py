@@ -82,9 +82,10 @@ class Limits:
 def precheck(source: PdfSource, limits: Limits, password: str = "") -> None:
     """Refuse, in one line, a document whose page count or streams pass the limits.
 
-    For callers that hand the file to another process afterwards (the
-    repair); `check` vets the document it has already opened instead
-    (:func:`vet_opened`), so qpdf parses the file once.
+    For callers that hand the file to qpdf whole afterwards (the repair);
+    `check` vets the page count of the document it has already opened
+    (:func:`vet_opened` with ``streams=False``) and measures each stream as
+    its walk reads it (:mod:`pytest_textlayer.pdf.streamguard`).
     """
     if not limits.bounded:
         return
