@@ -113,7 +113,7 @@ def _measure(stream: Any, limit: int) -> tuple[str | None, bytes | None]:
         else:
             names = [str(filters)]
         raw = bytes(stream.read_raw_bytes())
-        plain = names in (["/FlateDecode"], ["/Fl"]) and stream.get("/DecodeParms") is None
+        plain = names == ["/FlateDecode"] and stream.get("/DecodeParms") is None
     except Exception:
         return None, None
     if len(raw) > limit:  # stored (or encoded) bigger than the limit already
