@@ -277,14 +277,13 @@ class _Walker(ImageCoverage, OptionalContent):
         """The walked instructions of `source`, or None (the error recorded) when unreadable."""
         import pikepdf
 
-        from .contentstream import from_pikepdf, guard_contents, instructions
+        from .contentstream import from_pikepdf, instructions
 
         ops = instructions(source)
         if ops is not None:
             return ops
         import warnings
 
-        guard_contents(source)  # qpdf's parser decodes them whole
         self.qpdf_parsed += 1
         try:
             with warnings.catch_warnings():

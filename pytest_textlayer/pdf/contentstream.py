@@ -26,7 +26,7 @@ from decimal import Decimal
 from operator import itemgetter
 from typing import Any
 
-from .streamguard import guard, read_bytes
+from .streamguard import guard
 
 #: Operators the walk interprets (inline images come from qpdf's parser only).
 WALKED = frozenset(
@@ -211,38 +211,27 @@ def tokenize_python(data: bytes) -> list[Instruction] | None:
 
 
 def _read(source: Any) -> bytes | None:
+    """The decoded content of a page or stream, or None when qpdf's parser must read it.
+
+    Every stream is measured first (:mod:`.streamguard`), whatever follows: when
+    this gives up, qpdf's parser decodes the same streams whole."""
     import pikepdf
 
-    if isinstance(source, pikepdf.Page) and source.obj.get("/Type") != pikepdf.Name.Page:
-        return None
-    parts = content_parts(source)
+    if isinstance(source, pikepdf.Page):
+        contents = source.obj.get("/Contents")
+        parts = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+    else:
+        parts = [source]
     streams = [p for p in parts if isinstance(p, pikepdf.Stream)]
-    if len(streams) != len(parts):
+    measured = [guard(p) for p in streams]
+    if len(streams) != len(parts) or (
+            isinstance(source, pikepdf.Page) and source.obj.get("/Type") != pikepdf.Name.Page):
         return None
     try:
-        return b"\n".join([read_bytes(p) for p in streams])
+        return b"\n".join([bytes(p.read_bytes()) if made is None else made
+                            for p, made in zip(streams, measured, strict=True)])
     except Exception:  # undecodable: qpdf's parser reports it
         return None
-
-
-def content_parts(source: Any) -> list[Any]:
-    """What a page's /Contents holds (streams, or whatever a damaged file put there), or
-    [source] for a form or glyph procedure."""
-    import pikepdf
-
-    if not isinstance(source, pikepdf.Page):
-        return [source]
-    contents = source.obj.get("/Contents")
-    return list(contents) if isinstance(contents, pikepdf.Array) else [contents]
-
-
-def guard_contents(source: Any) -> None:
-    """Measure the streams qpdf's parser would decode for ``source`` (:mod:`.streamguard`)."""
-    import pikepdf
-
-    for part in content_parts(source):
-        if isinstance(part, pikepdf.Stream):
-            guard(part)
 
 
 def operands(span: bytes, op: bytes = b"") -> tuple[Any, ...]:

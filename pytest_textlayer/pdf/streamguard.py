@@ -62,11 +62,16 @@ def bounded(limit: int | None) -> Iterator[None]:
         _LIMIT.reset(token)
 
 
-def guard(stream: Any) -> None:
-    """Raise StreamTooLarge when ``stream`` (a pikepdf.Stream) would decode past the limit."""
+def guard(stream: Any) -> bytes | None:
+    """Raise StreamTooLarge when ``stream`` (a pikepdf.Stream) would decode past the limit;
+    else its decoded bytes when measuring made them (see :func:`read_bytes`), or None."""
     limit = _LIMIT.get()
-    if limit is not None:
-        _measured(stream, limit)
+    if limit is None:
+        return None
+    how, inflated = _measure(stream, limit)
+    if how is not None:
+        raise StreamTooLarge(stream.objgen, how, limit)
+    return inflated
 
 
 def read_bytes(stream: Any) -> bytes:
@@ -76,20 +81,8 @@ def read_bytes(stream: Any) -> bytes:
     to need it: large font programs) gives those bytes, so it is not inflated
     twice; any other is read by qpdf.
     """
-    limit = _LIMIT.get()
-    if limit is not None:
-        inflated = _measured(stream, limit)
-        if inflated is not None:
-            return inflated
-    return bytes(stream.read_bytes())
-
-
-def _measured(stream: Any, limit: int) -> bytes | None:
-    """Raise StreamTooLarge past ``limit``; else the decoded bytes when measuring made them."""
-    how, inflated = _measure(stream, limit)
-    if how is not None:
-        raise StreamTooLarge(stream.objgen, how, limit)
-    return inflated
+    measured = guard(stream)
+    return measured if measured is not None else bytes(stream.read_bytes())
 
 
 def oversized(stream: Any, limit: int) -> str | None:

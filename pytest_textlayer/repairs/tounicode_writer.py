@@ -165,8 +165,8 @@ def attach_all(pdf: Any, fonts: Sequence[Attachment]) -> list[int]:
         own.append(clean)
         group = next((g for g in groups if g.takes(font, clean)), None)
         if group is None:
-            groups.append(_Group(font.width, dict(clean), set(font.drawn or ()), [font.font],
-                                 font.drawn is not None))
+            drawn = None if font.drawn is None else set(font.drawn)
+            groups.append(_Group(font.width, dict(clean), drawn, [font.font]))
         else:
             group.join(font, clean)
     for group in groups:
@@ -186,12 +186,12 @@ class _Group:
 
     width: int
     mapping: dict[int, str]
-    drawn: set[int]
+    #: None: a font whose drawn codes are not known, which shares with no other.
+    drawn: set[int] | None
     fonts: list[Any]
-    shareable: bool
 
     def takes(self, font: Attachment, clean: Mapping[int, str]) -> bool:
-        if not self.shareable or font.drawn is None or font.width != self.width:
+        if self.drawn is None or font.drawn is None or font.width != self.width:
             return False
         if any(self.mapping.get(code, text) != text for code, text in clean.items()):
             return False
@@ -200,6 +200,7 @@ class _Group:
         return not any(code in font.drawn for code in self.mapping if code not in clean)
 
     def join(self, font: Attachment, clean: Mapping[int, str]) -> None:
+        assert self.drawn is not None and font.drawn is not None  # takes() said so
         self.mapping.update(clean)
-        self.drawn.update(font.drawn or ())
+        self.drawn.update(font.drawn)
         self.fonts.append(font.font)
