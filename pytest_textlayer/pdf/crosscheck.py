@@ -92,7 +92,9 @@ class Contradiction:
                 f"{how} ({shown})")
 
 
+@functools.lru_cache(maxsize=8192)
 def _fold(text: str) -> str:
+    # Memoized: a long document's maps give the same few hundred characters again and again.
     # A soft hyphen is the hyphen glyph's other name (Latin-1 put one where WinAnsi has none).
     return unicodedata.normalize("NFKC", text).casefold().replace("\xad", "-")
 
@@ -123,6 +125,18 @@ def _letters(text: str) -> bool:
     return bool(text) and all(c.isalpha() for c in text)
 
 
+@functools.lru_cache(maxsize=8192)
+def _account(texts: frozenset[str]) -> tuple[frozenset[str], str | None]:
+    """A glyph's texts folded, and the letter it is named as (None when no text is a letter).
+
+    Memoized by the set itself: most glyphs' accounts are the one-text sets every font shares
+    (:func:`one_text`). The letter is the least of several, so the choice never depends on a
+    set's iteration order.
+    """
+    letters = [t for t in texts if _letters(_fold(t))]
+    return frozenset(map(_fold, texts)), (min(letters) if letters else None)
+
+
 def compare(
     tounicode: Mapping[int, str], own: Mapping[int, frozenset[str]], source: str
 ) -> Contradiction | None:
@@ -141,14 +155,14 @@ def compare(
         texts = own.get(code)
         if not texts or not value:
             continue
-        letters = [t for t in texts if _letters(_fold(t))]
-        if not letters:
+        folds, letter = _account(texts)
+        if letter is None:
             continue
         folded = _fold(value)
-        if any(_fold(t) == folded for t in texts):
+        if folded in folds:
             compared.add(code)
             continue
-        named = _fold(letters[0])
+        named = _fold(letter)
         if _lookalike(folded, named):
             compared.add(code)
             continue
@@ -158,11 +172,11 @@ def compare(
             # is no such font: a map that lost its codes' high byte ("т" read as "F").
             continue
         compared.add(code)
-        pairs[code] = (value, letters[0])
+        pairs[code] = (value, letter)
         if _letters(folded):
             letter_wrong.add(code)
-        if len(value) == 1 and len(letters[0]) == 1:
-            distance = ord(value) - ord(letters[0])
+        if len(value) == 1 and len(letter) == 1:
+            distance = ord(value) - ord(letter)
             # A letter of the same script, or a character near the letter (a glyph-order shift
             # gives punctuation); a symbol far away is a dingbat font's way, not a shift.
             if _letters(folded) or abs(distance) < MAX_NEAR:
@@ -217,7 +231,8 @@ def _agrees(value: str | None, texts: frozenset[str] | None) -> bool | None:
     if not texts or not value or len(texts) > MAX_SHARED:
         return None  # a glyph given many characters (a glyphless OCR font's) vouches for none
     folded = _fold(value)
-    return any(_fold(t) == folded or _lookalike(folded, _fold(t)) for t in texts)
+    folds = _account(texts)[0]
+    return folded in folds or any(_lookalike(folded, t) for t in folds)
 
 
 @functools.lru_cache(maxsize=8192)
