@@ -7,7 +7,8 @@ nothing names a glyph, and the codes that happen to fall on printable ASCII
 are no more the text than the control codes below them. Ghostscript's
 ``pdfwrite`` rewrites Chromium's subsets; WeasyPrint writes its own
 Type0 subsets. Each is printed here, severed by the ``sever`` breaker, and
-must come back exactly, vector, with glyph OCR.
+must come back exactly, vector, with glyph OCR. The glyph orders weighed
+for a severed subset (Chromium's too) are checked here as well.
 
 Skipped without the producer, DejaVu, or Tesseract with the packs used.
 """
@@ -154,6 +155,37 @@ def test_no_glyph_order_reads_the_space_of_a_simple_subset_as_a_letter(tmp_path:
                  for u in collect_fonts(pdf).values() if u.glyphs}
     assert len(taken) == 3
     assert not any(taken.values()), taken
+
+
+def test_an_offset_is_weighed_only_when_it_reads_the_space_as_a_space(tmp_path: Path) -> None:
+    """Chromium numbers a subset's glyphs in order of first use, so its space is a low glyph
+    id: an offset that moves it onto a control character reads the text without spaces, and
+    is not judged at all. (A Greek heading has so few spaces that such offsets still covered
+    nine glyphs in ten, and a hundred of them were judged, one language judgement each.)"""
+    import pikepdf
+
+    from pytest_textlayer.lang import langmodel
+    from pytest_textlayer.repairs.blankglyphs import blank_codes
+    from pytest_textlayer.repairs.fontusage import collect_fonts
+    from pytest_textlayer.repairs.ordermaps import order_hypotheses
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed")
+    heading, body = TEXTS["el"]
+    chromium = tmp_path / "chromium-el.pdf"
+    assert print_with_chromium(notice_page(tmp_path, "el", heading, body, "Liberation Serif"),
+                               chromium)
+    model = langmodel.reference_model()
+    weighed: dict[str, list[int | None]] = {}
+    with pikepdf.open(io.BytesIO(break_pdf(chromium.read_bytes(), "sever").pdf)) as pdf:
+        for usage in (u for u in collect_fonts(pdf).values() if u.glyphs):
+            counts = usage.codes()
+            space = max(blank_codes(usage), key=counts.__getitem__)
+            offsets = [h for h in order_hypotheses(usage, model) if h.source == "offset"]
+            weighed[usage.name] = [h.offset for h in offsets]
+            assert all(h.mapping.get(space, "").isspace() for h in offsets), weighed
+    assert len(weighed) == 3
+    assert sum(map(len, weighed.values())) <= 3, weighed
 
 
 @needs_ocr
