@@ -127,7 +127,7 @@ def _repair_open(
     writer: Any,
     classify: Any,
 ) -> RepairReport:
-    from . import glyphlang, glyphocr
+    from . import fontusage, glyphlang, glyphocr
 
     bad_before = {p.number - 1 for p in before.pages if not p.ok}
     model = langmodel.reference_model()
@@ -177,12 +177,15 @@ def _repair_open(
     fonts: list[FontRepair] = []
     repaired_pages: dict[int, set[str]] = {}
     attachments = []
+    # A font that also draws where the usage walk does not read keeps a map of its own.
+    beyond = fontusage.fonts_beyond_pages(pdf) if sum(bool(p.mapping) for p in plans) > 1 \
+        else set()
     for plan in plans:
         if not plan.mapping:
             continue
         full = {**spec_text(plan), **choices_as_written(plan, ligatures_as_written(plan))}
-        attachments.append(writer.Attachment(plan.usage.font, full, width(plan),
-                                             frozenset(plan.usage.codes())))
+        drawn = None if plan.usage.key in beyond else frozenset(plan.usage.codes())
+        attachments.append(writer.Attachment(plan.usage.font, full, width(plan), drawn))
         total, bad, fixed = plan.glyph_counts()
         if not plan.bad:
             bad = fixed = total

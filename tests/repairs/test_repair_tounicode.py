@@ -164,3 +164,47 @@ def test_readers_follow_a_shared_tounicode(tmp_path: Path) -> None:
     assert regular.ToUnicode.objgen == bold.ToUnicode.objgen
     poppler, pdfium = _readers_text(pdf, tmp_path / "shared.pdf")
     assert poppler.split() == pdfium.split() == (first + " " + second).split()
+
+
+def test_fonts_drawn_in_annotations_or_glyph_procedures_are_found() -> None:
+    """The usage walk reads page content and its forms only: a font that also draws in an
+    annotation's appearance (any state, through a form too) or in a Type3 glyph procedure
+    is named, so its map is never shared (its codes there are not in its usage)."""
+    import pikepdf
+
+    from pytest_textlayer.repairs.fontusage import collect_fonts, font_key, fonts_beyond_pages
+
+    pdf = pikepdf.new()
+
+    def font(name: str) -> pikepdf.Dictionary:
+        return pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name(name)))
+
+    body, in_state, in_form, in_glyph = (font(n) for n in ("/Body", "/State", "/Form", "/Glyph"))
+    glyph_proc = pdf.make_stream(b"0 0 0 0 0 0 d1 BT /G 1 Tf (x) Tj ET",
+                                 Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(G=in_glyph)))
+    type3 = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, FontMatrix=[1, 0, 0, 1, 0, 0],
+        FontBBox=[0, 0, 1, 1], CharProcs=pikepdf.Dictionary(x=glyph_proc),
+        Encoding=pikepdf.Dictionary(Differences=[120, pikepdf.Name.x]),
+        FirstChar=120, LastChar=120, Widths=[1],
+        Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(G=in_glyph))))
+    form = pdf.make_stream(b"BT /F 9 Tf (a) Tj ET", Type=pikepdf.Name.XObject,
+                           Subtype=pikepdf.Name.Form, BBox=[0, 0, 10, 10],
+                           Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F=in_form)))
+    states = pikepdf.Dictionary(
+        On=pdf.make_stream(b"BT /S 9 Tf (b) Tj /B 9 Tf (c) Tj ET", Resources=pikepdf.Dictionary(
+            Font=pikepdf.Dictionary(S=in_state, B=body))),
+        Off=pdf.make_stream(b"/X Do", Resources=pikepdf.Dictionary(
+            XObject=pikepdf.Dictionary(X=form))))
+    annot = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget,
+                               Rect=[0, 0, 10, 10], AP=pikepdf.Dictionary(N=states))
+    page = pdf.add_blank_page()
+    page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(B=body, T=type3))
+    page.obj.Contents = pdf.make_stream(b"BT /B 9 Tf (d) Tj /T 9 Tf (x) Tj ET")
+    page.obj.Annots = pdf.make_indirect([pdf.make_indirect(annot)])
+
+    beyond = fonts_beyond_pages(pdf)
+    assert beyond == {font_key(f) for f in (body, in_state, in_form, in_glyph)}
+    assert font_key(type3) not in beyond  # its own glyphs are drawn on the page, walked
+    assert set(collect_fonts(pdf)) == {font_key(body), font_key(type3)}
