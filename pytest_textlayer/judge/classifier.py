@@ -112,6 +112,7 @@ def iter_page_reports(
     that actually ran (PDFium only joins when a page needed it).
     `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
+    from ..pdf.fontreach import last_reaching_page
     from ..pdf.pagescan import scan_or_error, scan_pages
 
     # Readings remembered from another document must not decide this one; a process that has
@@ -154,8 +155,18 @@ def iter_page_reports(
         def lean() -> bool:  # pages like the last vouched one need only the sample's text
             return trust.vouched_last
 
+        # Fonts no later page can draw are let go after their last page (see fontreach).
+        done_after: dict[int, list[Any]] = {}
+        for key, last in last_reaching_page(qpdf, indices).items():
+            done_after.setdefault(last, []).append(key)
+        ends = sorted(done_after, reverse=True)
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean)) as scanned:
             for index, content in scanned:
+                while ends and ends[-1] < index:
+                    for key in done_after.pop(ends.pop()):
+                        info = cache.pop(key, None)
+                        if info is not None:
+                            trust.forget(info)
                 number = index + 1
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)

@@ -67,6 +67,12 @@ class FontTrust:
     #: Characters of a font's earlier text kept for pooled judgements.
     POOL_CHARS = LANGUAGE_SAMPLE
 
+    def forget(self, font: Any) -> None:
+        """Drop what was proved of a font no later page can draw."""
+        for table in (self._seen, self._minor, self._texts):
+            table.pop(font, None)
+        self._pool_read.discard(font)
+
     def pooled(self, content: PageContent) -> dict[Any, str]:
         """Earlier pages' text of this page's fonts that still need a pooled judgement."""
         out: dict[Any, str] = {}

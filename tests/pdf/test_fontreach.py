@@ -1,0 +1,77 @@
+"""Fonts are released after the last page that can draw them, and no verdict changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pikepdf
+import pytest
+
+from pytest_textlayer.generators import generate
+from pytest_textlayer.judge.classifier import classify
+from pytest_textlayer.judge.fonttrust import FontTrust
+from pytest_textlayer.pdf import fontreach
+
+
+def _font(pdf: pikepdf.Pdf, name: str, **extra: Any) -> pikepdf.Dictionary:
+    return pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name(name),
+        **extra))
+
+
+def _resources(**fonts: Any) -> pikepdf.Dictionary:
+    return pikepdf.Dictionary(Font=pikepdf.Dictionary(**fonts))
+
+
+def test_a_font_is_last_reached_through_forms_type3_patterns_and_appearances() -> None:
+    pdf = pikepdf.new()
+    body, in_form, in_glyph, in_state, in_pattern = (
+        _font(pdf, n) for n in ("/Body", "/Form", "/Glyph", "/State", "/Pattern"))
+    nested = pdf.make_stream(b"", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                             BBox=[0, 0, 1, 1], Resources=_resources(F=in_form))
+    form = pdf.make_stream(b"/N Do", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                           BBox=[0, 0, 1, 1],
+                           Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(N=nested)))
+    type3 = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, Resources=_resources(G=in_glyph)))
+    pattern = pdf.make_stream(b"", PatternType=1, Resources=_resources(P=in_pattern))
+    on = pdf.make_stream(b"", Resources=_resources(S=in_state))
+    annot = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget,
+                               Rect=[0, 0, 1, 1],
+                               AP=pikepdf.Dictionary(N=pikepdf.Dictionary(On=on)))
+    pages = [pdf.add_blank_page() for _ in range(4)]
+    pages[0].obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(B=body),
+                                                XObject=pikepdf.Dictionary(X=form))
+    pages[1].obj.Resources = _resources(T=type3)
+    pages[1].obj.Annots = pdf.make_indirect([pdf.make_indirect(annot)])
+    pages[2].obj.Resources = pdf.make_indirect(_resources(B=body))
+    pages[3].obj.Resources = pikepdf.Dictionary(Pattern=pikepdf.Dictionary(P=pattern))
+
+    last = fontreach.last_reaching_page(pdf, range(4))
+    assert last == {body.objgen: 2, in_form.objgen: 0, type3.objgen: 1, in_glyph.objgen: 1,
+                    in_state.objgen: 1, in_pattern.objgen: 3}
+    # Pages left out of a selection reach nothing: page 3's body font ends with page 1.
+    assert fontreach.last_reaching_page(pdf, [0, 1, 3])[body.objgen] == 0
+
+
+def test_a_document_of_many_parts_releases_its_fonts_with_the_same_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document joined from many parts: each part's fonts end with it. The report is the
+    one a check that keeps every font gives."""
+    data = generate("mixed", families=["readable", "severed", "scrambled", "mixed-fonts",
+                                       "shifted", "partial"] * 2).pdf
+    forgotten: list[Any] = []
+    real = FontTrust.forget
+
+    def counted(self: FontTrust, font: Any) -> None:
+        forgotten.append(font)
+        real(self, font)
+
+    monkeypatch.setattr(FontTrust, "forget", counted)
+    released = classify(data)
+    assert len(forgotten) >= 6, "no font was released"
+    monkeypatch.setattr(fontreach, "last_reaching_page", lambda qpdf, indices: {})
+    forgotten.clear()
+    kept = classify(data)
+    assert forgotten == []
+    assert released.pages == kept.pages
