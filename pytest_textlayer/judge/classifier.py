@@ -112,7 +112,7 @@ def iter_page_reports(
     that actually ran (PDFium only joins when a page needed it).
     `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
-    from ..pdf.fontreach import last_reaching_page
+    from ..pdf import fontreach
     from ..pdf.pagescan import scan_or_error, scan_pages
 
     # Readings remembered from another document must not decide this one; a process that has
@@ -156,17 +156,12 @@ def iter_page_reports(
             return trust.vouched_last
 
         # Fonts no later page can draw are let go after their last page (see fontreach).
-        done_after: dict[int, list[Any]] = {}
-        for key, last in last_reaching_page(qpdf, indices).items():
-            done_after.setdefault(last, []).append(key)
-        ends = sorted(done_after, reverse=True)
+        last = cache[fontreach.LAST_PAGES] = fontreach.last_reaching_page(qpdf, indices)
+        ends = fontreach.ends_of(last)
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean)) as scanned:
             for index, content in scanned:
-                while ends and ends[-1] < index:
-                    for key in done_after.pop(ends.pop()):
-                        info = cache.pop(key, None)
-                        if info is not None:
-                            trust.forget(info)
+                for info in fontreach.release_before(cache, ends, index):
+                    trust.forget(info)
                 number = index + 1
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)

@@ -16,6 +16,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+#: Key of a walk's font cache under which the document's :func:`last_reaching_page` is kept:
+#: the page helper (pagescan) releases its own copies of the analyses by it.
+LAST_PAGES = "last page reaching each font"
+
+
+def release_before(cache: dict[Any, Any], ends: list[tuple[int, Any]], index: int) -> list[Any]:
+    """Drop from `cache` the analyses of fonts whose last page comes before `index`; `ends`
+    is (last page, key) sorted last first, and is consumed. The analyses dropped are
+    returned (for what else holds them)."""
+    dropped = []
+    while ends and ends[-1][0] < index:
+        info = cache.pop(ends.pop()[1], None)
+        if info is not None:
+            dropped.append(info)
+    return dropped
+
+
+def ends_of(last: dict[Any, int]) -> list[tuple[int, Any]]:
+    """(last page, key) of every font, for :func:`release_before`."""
+    return sorted(((page, key) for key, page in last.items()), reverse=True)
+
 
 def last_reaching_page(qpdf: Any, indices: Sequence[int]) -> dict[Any, int]:
     """Font key -> the last of `indices` whose resources can reach the font (through forms,

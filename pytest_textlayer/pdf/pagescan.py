@@ -33,9 +33,10 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any
 
+from . import fontreach
 from .content import font_info, scan_page
 from .pagecontent import FontUse, PageContent
 from .pagetext import LEAN_BUDGET, TEXT_BUDGET
@@ -139,7 +140,9 @@ def scan_pages(
             yield index, scan_or_error(qpdf, index, cache, budget())
         return
     rest = indices[1:]
-    analyse_fonts(qpdf, rest, cache)
+    last = cache.get(fontreach.LAST_PAGES)
+    analyse_fonts(qpdf, last if last is not None else fontreach.last_reaching_page(qpdf, rest),
+                  cache)
     hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
     started = _Helper.start(qpdf, [i for p, i in enumerate(rest) if helped(p)], cache, hint)
     try:
@@ -157,8 +160,8 @@ def scan_pages(
         hint.close()
 
 
-def analyse_fonts(qpdf: Any, indices: Sequence[int], cache: dict[Any, Any]) -> None:
-    """Analyse the fonts the pages' resources name (and their forms'), before the fork.
+def analyse_fonts(qpdf: Any, keys: Iterable[Any], cache: dict[Any, Any]) -> None:
+    """Analyse the fonts the pages can draw (`keys`: see fontreach), before the fork.
 
     A font first met on a page the helper walks would otherwise be analysed twice, by the
     helper to walk and by this process to judge: on a document joined from many files, with
@@ -166,33 +169,10 @@ def analyse_fonts(qpdf: Any, indices: Sequence[int], cache: dict[Any, Any]) -> N
     its wall time, on 200 pages of Debian's manuals). Analysed here, the helper inherits
     them. A font whose analysis fails is left for the walk, which reports it as it would.
     """
-    import pikepdf
-
-    seen: set[Any] = set()
-
-    def fonts_of(resources: Any, depth: int) -> None:
-        if not isinstance(resources, pikepdf.Dictionary) or depth > 1:
-            return
-        fonts = resources.get("/Font")
-        if isinstance(fonts, pikepdf.Dictionary):
-            for _name, font in fonts.items():
-                if isinstance(font, pikepdf.Dictionary) and font.is_indirect:
-                    key = font.objgen
-                    if key not in seen and key not in cache:
-                        seen.add(key)
-                        with contextlib.suppress(Exception):
-                            font_info(cache, key, font)
-        forms = resources.get("/XObject")
-        if isinstance(forms, pikepdf.Dictionary):
-            for _name, form in forms.items():
-                if (isinstance(form, pikepdf.Stream) and form.is_indirect
-                        and form.objgen not in seen and form.get("/Subtype") == "/Form"):
-                    seen.add(form.objgen)
-                    fonts_of(form.get("/Resources"), depth + 1)
-
-    for index in indices:
-        with contextlib.suppress(Exception):  # an unreadable page is the walk's to report
-            fonts_of(qpdf.pages[index].obj.get("/Resources"), 0)
+    for key in keys:
+        if key not in cache:
+            with contextlib.suppress(Exception):
+                font_info(cache, key, qpdf.get_object(key))
 
 
 def scan_or_error(qpdf: Any, index: int, cache: dict[Any, Any],
@@ -272,7 +252,10 @@ def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], pare
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Its copies of the analyses are released after their last page, as the parent's are.
+    ends = fontreach.ends_of(cache.get(fontreach.LAST_PAGES) or {})
     for index in indices:
+        fontreach.release_before(cache, ends, index)
         budget = LEAN_BUDGET if hint is not None and hint[0] else TEXT_BUDGET
         try:
             content: PageContent | None = _portable(scan_page(qpdf, index, cache, budget))

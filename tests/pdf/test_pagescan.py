@@ -19,7 +19,7 @@ import pytest
 from pytest_textlayer.cli import main
 from pytest_textlayer.generators import generate
 from pytest_textlayer.judge.classifier import classify
-from pytest_textlayer.pdf import pagescan
+from pytest_textlayer.pdf import fontreach, pagescan
 from pytest_textlayer.settings import CheckSettings
 
 
@@ -239,13 +239,13 @@ def test_every_font_the_pages_name_is_analysed_once_before_the_fork(long_mixed: 
     monkeypatch.setattr(pagescan, "font_info", counted)
     pdf = pikepdf.open(io.BytesIO(long_mixed))
     cache: dict[Any, Any] = {}
-    pagescan.analyse_fonts(pdf, range(len(pdf.pages)), cache)
+    pagescan.analyse_fonts(pdf, fontreach.last_reaching_page(pdf, range(len(pdf.pages))), cache)
     named = {font.objgen for page in pdf.pages
              for font in page.obj.Resources.get("/Font", pikepdf.Dictionary()).values()}
     assert {key for _pid, key in analysed} == named and len(named) >= 5
     assert all(cache[key].name for key in named)
     analysed.clear()
-    pagescan.analyse_fonts(pdf, range(len(pdf.pages)), cache)
+    pagescan.analyse_fonts(pdf, fontreach.last_reaching_page(pdf, range(len(pdf.pages))), cache)
     assert analysed == []  # each font once per document
 
 
