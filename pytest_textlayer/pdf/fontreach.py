@@ -38,75 +38,100 @@ def ends_of(last: dict[Any, int]) -> list[tuple[int, Any]]:
     return sorted(((page, key) for key, page in last.items()), reverse=True)
 
 
+#: What a page's resources reach: every font, and the fonts of those that only content the
+#: page walk does not read can draw (Type3 glyph procedures, patterns, annotations).
+Reached = tuple[frozenset[Any], frozenset[Any]]
+_NOTHING: Reached = (frozenset(), frozenset())
+
+
+class FontReach:
+    """The fonts a page can draw, found through its resources at any depth (each indirect
+    form, pattern, resource dictionary and Type3 font is followed once per document).
+
+    `appearances` are the annotation appearances followed: the normal one (every state)
+    is what the check's walk draws; a viewer also shows the rollover and down ones (/R,
+    /D), which the repair counts (looking them up costs a check a fifth of this pass).
+    """
+
+    def __init__(self, appearances: tuple[str, ...] = ("/N",)) -> None:
+        import pikepdf
+
+        self._pikepdf = pikepdf
+        self._appearances = appearances
+        self._memo: dict[Any, Reached] = {}
+
+    def page(self, page: Any) -> Reached:
+        """What `page` (a page dictionary) reaches, its annotations' appearances included."""
+        dictionary, stream = self._pikepdf.Dictionary, self._pikepdf.Stream
+        fonts, beyond = self._resources(page.get("/Resources"), 0)
+        drawn: set[Any] = set()
+        annots = page.get("/Annots")
+        for annot in annots if isinstance(annots, self._pikepdf.Array) else ():
+            ap = annot.get("/AP") if isinstance(annot, dictionary) else None
+            if ap is None or not isinstance(ap, dictionary):
+                continue
+            for key in self._appearances:
+                entry = ap.get(key)
+                states = [entry] if isinstance(entry, stream) else (
+                    list(entry.values()) if isinstance(entry, dictionary) else [])
+                for state in states:
+                    if isinstance(state, stream):
+                        drawn |= self._inner(state, "/Resources", 1)[0]
+        return (fonts | drawn, beyond | drawn) if drawn else (fonts, beyond)
+
+    def _resources(self, resources: Any, depth: int) -> Reached:
+        if not isinstance(resources, self._pikepdf.Dictionary) or depth > 32:
+            return _NOTHING
+        if resources.is_indirect:  # pages of one producer often share one dictionary
+            return self._inner(resources, None, depth)
+        return self._scan(resources, depth)
+
+    def _scan(self, resources: Any, depth: int) -> Reached:
+        pikepdf = self._pikepdf
+        fonts: set[Any] = set()
+        beyond: set[Any] = set()
+        named = resources.get("/Font")
+        for font in named.values() if isinstance(named, pikepdf.Dictionary) else ():
+            if isinstance(font, pikepdf.Dictionary) and font.is_indirect:
+                fonts.add(font.objgen)
+                if font.get("/Subtype") == pikepdf.Name.Type3:  # its glyph procedures' fonts
+                    inside = self._inner(font, "/Resources", depth + 1)[0]
+                    fonts |= inside
+                    beyond |= inside
+        for kind in ("/XObject", "/Pattern"):
+            named = resources.get(kind)
+            for obj in named.values() if isinstance(named, pikepdf.Dictionary) else ():
+                if isinstance(obj, (pikepdf.Stream, pikepdf.Dictionary)):
+                    drawn, past = self._inner(obj, "/Resources", depth + 1)
+                    fonts |= drawn
+                    beyond |= drawn if kind == "/Pattern" else past
+        return frozenset(fonts), frozenset(beyond)
+
+    def _inner(self, obj: Any, key: str | None, depth: int) -> Reached:
+        if not obj.is_indirect:
+            return self._resources(obj.get(key), depth) if key else _NOTHING
+        ident = (obj.objgen, key)
+        found = self._memo.get(ident)
+        if found is None:
+            self._memo[ident] = _NOTHING  # a cycle ends here; what it reaches is found above
+            found = self._scan(obj, depth) if key is None else self._resources(obj.get(key),
+                                                                               depth)
+            self._memo[ident] = found
+        return found
+
+
 def last_reaching_page(qpdf: Any, indices: Sequence[int]) -> dict[Any, int]:
     """Font key -> the last of `indices` whose resources can reach the font (through forms,
     Type3 fonts, patterns and annotation appearances, deeper than any walk follows them);
     empty when a page cannot be read (then no font is known to be done with)."""
-    import pikepdf
-
-    dictionary, stream = pikepdf.Dictionary, pikepdf.Stream
-    type3 = pikepdf.Name.Type3
-    reach: dict[Any, frozenset[Any]] = {}  # an indirect object's resources: the fonts they reach
-    empty: frozenset[Any] = frozenset()
-
-    def fonts_of(resources: Any, depth: int) -> frozenset[Any]:
-        if not isinstance(resources, dictionary) or depth > 32:
-            return empty
-        if resources.is_indirect:  # pages of one producer often share one dictionary
-            return inner(resources, None, depth)
-        return scan(resources, depth)
-
-    def scan(resources: Any, depth: int) -> frozenset[Any]:
-        out: set[Any] = set()
-        fonts = resources.get("/Font")
-        if isinstance(fonts, dictionary):
-            for font in fonts.values():
-                if isinstance(font, dictionary) and font.is_indirect:
-                    ident = font.objgen
-                    out.add(ident)
-                    if ident not in reach:
-                        reach[ident] = empty  # a font reached again adds only itself
-                        if font.get("/Subtype") == type3:
-                            reach[ident] = fonts_of(font.get("/Resources"), depth + 1)
-                    out |= reach[ident]
-        for kind in ("/XObject", "/Pattern"):
-            named = resources.get(kind)
-            if isinstance(named, dictionary):
-                for obj in named.values():
-                    if isinstance(obj, (stream, dictionary)):
-                        out |= inner(obj, "/Resources", depth + 1)
-        return frozenset(out)
-
-    def inner(obj: Any, key: str | None, depth: int) -> frozenset[Any]:
-        if not obj.is_indirect:
-            return fonts_of(obj.get(key), depth) if key else empty
-        ident = (obj.objgen, key)
-        found = reach.get(ident)
-        if found is None:
-            reach[ident] = empty  # a cycle ends here; what it reaches is collected above
-            found = scan(obj, depth) if key is None else fonts_of(obj.get(key), depth)
-            reach[ident] = found
-        return found
-
+    reach = FontReach()
     last: dict[Any, int] = {}
     wanted = set(indices)
     try:
         for index, page in enumerate(qpdf.pages):
-            if index not in wanted:
-                continue
-            obj = page.obj
-            found = set(fonts_of(obj.get("/Resources"), 0))
-            annots = obj.get("/Annots")
-            for annot in annots if isinstance(annots, pikepdf.Array) else ():
-                ap = annot.get("/AP") if isinstance(annot, dictionary) else None
-                normal = ap.get("/N") if isinstance(ap, dictionary) else None
-                states = [normal] if isinstance(normal, stream) else (
-                    list(normal.values()) if isinstance(normal, dictionary) else [])
-                for state in states:
-                    if isinstance(state, stream):
-                        found |= inner(state, "/Resources", 1)
-            for key in found:
-                last[key] = index
+            if index in wanted:
+                for key in reach.page(page.obj)[0]:
+                    last[key] = index
     except Exception:  # noqa: BLE001 - an unreadable page: no font is known to be done with
         return {}
     return last

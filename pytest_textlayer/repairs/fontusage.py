@@ -199,50 +199,20 @@ def _walk(
 
 def fonts_beyond_pages(pdf: Any) -> set[tuple[int, int]]:
     """Fonts named by what :func:`collect_fonts` does not walk: annotation appearances (every
-    state, their forms included) and Type3 glyph procedures.
+    state, their forms included), Type3 glyph procedures and patterns.
 
     Codes such a font draws there are not in its usage, so a map shared with
     another font might give them that font's text (see ``tounicode_writer``).
     """
-    import pikepdf
+    from ..pdf.fontreach import FontReach
 
+    reach = FontReach(appearances=("/N", "/R", "/D"))
     found: set[tuple[int, int]] = set()
-    seen: set[Any] = set()
-
-    def resources_of(resources: Any, beyond: bool, depth: int = 0) -> None:
-        """`beyond`: content the walk does not read draws with these resources."""
-        if not isinstance(resources, pikepdf.Dictionary) or depth > 12:
-            return
-        fonts = resources.get("/Font")
-        for font in fonts.values() if isinstance(fonts, pikepdf.Dictionary) else ():
-            if isinstance(font, pikepdf.Dictionary):
-                if beyond:
-                    found.add(font_key(font))
-                if font.get("/Subtype") == pikepdf.Name.Type3:
-                    resources_of(font.get("/Resources"), True, depth + 1)
-        forms = resources.get("/XObject")
-        for form in forms.values() if isinstance(forms, pikepdf.Dictionary) else ():
-            if isinstance(form, pikepdf.Stream) and (form.objgen, beyond) not in seen:
-                seen.add((form.objgen, beyond))
-                resources_of(form.get("/Resources"), beyond, depth + 1)
-
-    def appearance(entry: Any) -> None:
-        if isinstance(entry, pikepdf.Stream):
-            resources_of(entry.get("/Resources"), True)
-        elif isinstance(entry, pikepdf.Dictionary):  # one stream per state
-            for state in entry.values():
-                appearance(state)
-
     for page in pdf.pages:
         try:
-            resources_of(page.obj.get("/Resources"), False)
-            for annot in page.obj.get("/Annots") or ():
-                drawn = annot.get("/AP") if isinstance(annot, pikepdf.Dictionary) else None
-                if isinstance(drawn, pikepdf.Dictionary):
-                    for key in ("/N", "/R", "/D"):
-                        appearance(drawn.get(key))
-        except (pikepdf.PdfError, TypeError, ValueError, AttributeError):
-            continue  # a damaged page's annotations: the fonts it names are left as they are
+            found |= reach.page(page.obj)[1]
+        except Exception:  # noqa: BLE001 - a damaged page: the fonts it names stay as they are
+            continue
     return found
 
 

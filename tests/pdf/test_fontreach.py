@@ -52,6 +52,11 @@ def test_a_font_is_last_reached_through_forms_type3_patterns_and_appearances() -
                     in_state.objgen: 1, in_pattern.objgen: 3}
     # Pages left out of a selection reach nothing: page 3's body font ends with page 1.
     assert fontreach.last_reaching_page(pdf, [0, 1, 3])[body.objgen] == 0
+    # What only content the page walk does not read can draw (the repair keeps those maps
+    # unshared): glyph procedures, annotation appearances and patterns, not forms.
+    reach = fontreach.FontReach()
+    assert [reach.page(p.obj)[1] for p in pages] == [
+        set(), {in_glyph.objgen, in_state.objgen}, set(), {in_pattern.objgen}]
 
 
 def test_a_document_of_many_parts_releases_its_fonts_with_the_same_report(

@@ -168,8 +168,9 @@ def test_readers_follow_a_shared_tounicode(tmp_path: Path) -> None:
 
 def test_fonts_drawn_in_annotations_or_glyph_procedures_are_found() -> None:
     """The usage walk reads page content and its forms only: a font that also draws in an
-    annotation's appearance (any state, through a form too) or in a Type3 glyph procedure
-    is named, so its map is never shared (its codes there are not in its usage)."""
+    annotation's appearance (any state, through a form too, the down appearance too) or in a
+    Type3 glyph procedure is named, so its map is never shared (its codes there are not in
+    its usage)."""
     import pikepdf
 
     from pytest_textlayer.repairs.fontusage import collect_fonts, font_key, fonts_beyond_pages
@@ -180,7 +181,8 @@ def test_fonts_drawn_in_annotations_or_glyph_procedures_are_found() -> None:
         return pdf.make_indirect(pikepdf.Dictionary(
             Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name(name)))
 
-    body, in_state, in_form, in_glyph = (font(n) for n in ("/Body", "/State", "/Form", "/Glyph"))
+    body, in_state, in_form, in_glyph, in_down = (
+        font(n) for n in ("/Body", "/State", "/Form", "/Glyph", "/Down"))
     glyph_proc = pdf.make_stream(b"0 0 0 0 0 0 d1 BT /G 1 Tf (x) Tj ET",
                                  Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(G=in_glyph)))
     type3 = pdf.make_indirect(pikepdf.Dictionary(
@@ -198,13 +200,15 @@ def test_fonts_drawn_in_annotations_or_glyph_procedures_are_found() -> None:
         Off=pdf.make_stream(b"/X Do", Resources=pikepdf.Dictionary(
             XObject=pikepdf.Dictionary(X=form))))
     annot = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget,
-                               Rect=[0, 0, 10, 10], AP=pikepdf.Dictionary(N=states))
+                               Rect=[0, 0, 10, 10], AP=pikepdf.Dictionary(
+                                   N=states, D=pdf.make_stream(b"", Resources=pikepdf.Dictionary(
+                                       Font=pikepdf.Dictionary(D=in_down)))))
     page = pdf.add_blank_page()
     page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(B=body, T=type3))
     page.obj.Contents = pdf.make_stream(b"BT /B 9 Tf (d) Tj /T 9 Tf (x) Tj ET")
     page.obj.Annots = pdf.make_indirect([pdf.make_indirect(annot)])
 
     beyond = fonts_beyond_pages(pdf)
-    assert beyond == {font_key(f) for f in (body, in_state, in_form, in_glyph)}
+    assert beyond == {font_key(f) for f in (body, in_state, in_form, in_glyph, in_down)}
     assert font_key(type3) not in beyond  # its own glyphs are drawn on the page, walked
     assert set(collect_fonts(pdf)) == {font_key(body), font_key(type3)}
