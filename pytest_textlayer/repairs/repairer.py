@@ -228,19 +228,14 @@ def _repair_open(
     # Nothing changed: OUT is IN, byte for byte, not a rewrite of it. OUT is classified
     # before it takes its name: one that cannot be read again is not written. Without OCR,
     # OUT is the bytes ``middle`` classified: that classification is OUT's.
-    classified = middle if repaired is not None and not todo else None
+    as_classified = repaired is not None and not todo
+    same = repaired if as_classified else (None if fonts or todo else data)
     written: list[DocumentReport] = []
 
     def verify(path: Path) -> None:
-        if classified is None:
-            written.append(classify(str(path), settings=settings, name=str(dst)))
-        else:
-            written.append(classified)
+        written.append(middle if as_classified else
+                       classify(str(path), settings=settings, name=str(dst)))
 
-    if classified is not None:
-        same: bytes | None = repaired
-    else:
-        same = None if fonts or todo else data
     write_atomically(pdf, dst, src, same=same, verify=verify)
     after = written[0]
     story = tuple(
