@@ -220,22 +220,3 @@ def _lzw(raw: bytes, limit: int) -> bytes:
             if len(table) + 1 >= 1 << width and width < 12:
                 width += 1
     return bytes(out)
-
-
-def inflated_size(raw: bytes, limit: int) -> int:
-    """How many bytes zlib data inflates to, counting at most ``limit + 1``."""
-    inflater = zlib.decompressobj()
-    total = 0
-    data = raw
-    try:
-        while data:
-            out = inflater.decompress(data, CHUNK)
-            total += len(out)
-            if total > limit:
-                return total
-            data = inflater.unconsumed_tail
-            if not out and not data:
-                break
-    except zlib.error:
-        return total  # damaged data stops where qpdf would stop too
-    return total

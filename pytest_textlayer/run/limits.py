@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..pdf.source import PdfSource, open_pikepdf
-from ..pdf.streamguard import MAX_DEFLATE_RATIO, decoded_size, inflated_size, oversized
+from ..pdf.streamguard import MAX_DEFLATE_RATIO, decoded_size, oversized
 
 MIB = 1024 * 1024
 
@@ -188,5 +188,5 @@ def _line(exc: BaseException) -> str:
 
 __all__ = [
     "DEFAULT_MAX_MEMORY", "DEFAULT_MAX_PAGES", "DEFAULT_MAX_STREAM_BYTES", "DEFAULT_TIMEOUT",
-    "Limits", "MAX_DEFLATE_RATIO", "decoded_size", "inflated_size", "precheck",
+    "Limits", "MAX_DEFLATE_RATIO", "decoded_size", "precheck",
 ]

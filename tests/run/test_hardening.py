@@ -25,7 +25,7 @@ from pytest_textlayer.cli import main
 from pytest_textlayer.errors import InputError
 from pytest_textlayer.generators import generate
 from pytest_textlayer.generators.fuzz import MUTATIONS, _with_bomb, mutate
-from pytest_textlayer.run.limits import MIB, Limits, inflated_size
+from pytest_textlayer.run.limits import MIB, Limits, decoded_size
 from pytest_textlayer.run.workers import INPUT, MEMORY, REPORT, TIMEOUT, run_guarded
 from pytest_textlayer.settings import CheckSettings
 
@@ -153,13 +153,14 @@ def test_inflation_bomb_is_refused_without_inflating_it_whole() -> None:
     assert outcome.peak_rss - forked_at < 32 * MIB
 
 
-def test_inflated_size_stops_counting_at_the_limit() -> None:
+def test_inflating_stops_counting_at_the_limit() -> None:
     import zlib
 
     data = zlib.compress(b"x" * (10 * MIB))
-    assert inflated_size(data, MIB) <= MIB + 4 * MIB
-    assert inflated_size(data, 20 * MIB) == 10 * MIB
-    assert inflated_size(b"not zlib", 100) == 0
+    flate = ["/FlateDecode"]
+    assert decoded_size(data, flate, MIB) <= MIB + 4 * MIB
+    assert decoded_size(data, flate, 20 * MIB) == 10 * MIB
+    assert decoded_size(b"not zlib", flate, 100) == 0
 
 
 def test_deflate_cannot_expand_past_the_ratio_precheck_relies_on() -> None:
@@ -567,8 +568,6 @@ def _lzw_encode(data: bytes) -> bytes:
 
 def test_every_decoder_of_the_precheck_agrees_with_qpdf() -> None:
     import pikepdf
-
-    from pytest_textlayer.run.limits import decoded_size
 
     text = b"The committee reviewed the annual report. " * 400 + bytes(range(256)) * 30
     run_length = bytes([2]) + b"abc" + bytes([256 - 99, ord("z")]) + bytes([128])
