@@ -104,8 +104,9 @@ def vet_opened(pdf: Any, source: PdfSource, limits: Limits, password: str = "", 
                streams: bool = True) -> None:
     """The limits on a document qpdf has opened (`pdf`), or, with None, on one only PDFium opens.
 
-    Streams are inflated a chunk at a time and only counted, so a
-    decompression bomb costs time bounded by the limit, never memory. Images,
+    Streams are decoded a chunk at a time and cut just past the limit, so a
+    decompression bomb costs time and memory bounded by the limit, never its
+    own size. Images,
     attachments and metadata are skipped: the classifier reads their
     dictionaries, never their data. ``streams=False`` leaves the streams to
     the walk, which measures each one it reads inside ``streamguard.bounded``
