@@ -106,9 +106,8 @@ def vet_opened(pdf: Any, source: PdfSource, limits: Limits, password: str = "", 
 
     Streams are decoded a chunk at a time and cut just past the limit, so a
     decompression bomb costs time and memory bounded by the limit, never its
-    own size. Images,
-    attachments and metadata are skipped: the classifier reads their
-    dictionaries, never their data. ``streams=False`` leaves the streams to
+    own size. Images, attachments and metadata are skipped: the classifier
+    reads their dictionaries, never their data. ``streams=False`` leaves the streams to
     the walk, which measures each one it reads inside ``streamguard.bounded``
     (see :func:`stream_refusal`).
     """
