@@ -19,7 +19,15 @@ from typing import Any
 
 from .fontusage import FontUsage
 from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
-from .pageglyphs import Glyph, glyph_words, mark_inkless, page_names, pdfium_glyphs, render_gray
+from .pageglyphs import (
+    Glyph,
+    PageGlyphs,
+    glyph_words,
+    mark_inkless,
+    page_names,
+    pdfium_glyphs,
+    render_gray,
+)
 from .recover import Recovery, coverage, usable_text
 
 #: Votes a code needs before OCR's reading of it is believed.
@@ -116,7 +124,7 @@ def read_page(
                 rest_words.append(word)
                 rest_codes.append(word_codes)
         words, codes = rest_words, rest_codes
-    total = sum(len(items) for items in glyphs.values())
+    total = page_glyphs(glyphs)
     # Choosing the language may have read this page whole already: that costs nothing more.
     done = ocr.already_read(image, lang)
     sheet = None if done is not None else specimen.build(image, words, codes, total, have)
@@ -141,18 +149,39 @@ def read_page(
             for glyph, got in read_glyphs(items, chars, alternatives[key]):
                 yield key, glyph, got
         return
-    chars = sheet.to_page(ocr.recognise(sheet.image, lang, block=True))
     for key, items in glyphs.items():
         for glyph in items:
             if glyph.blank:
                 yield key, glyph, (" ", 100.0)
     key_of = {id(g): key for key, items in glyphs.items() for g in items}
-    # One word at a time: words of the sheet are not neighbours on the page.
-    grouped = ocr_words(chars)
-    for word in sheet.words:
-        key = key_of[id(word[0])]
-        for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
-            yield key, glyph, got
+    # Read as its head and the rest (:func:`sheet_parts`), as choosing the language may have
+    # read the head already. One word at a time: words of the sheet are not neighbours on
+    # the page.
+    for part in sheet_parts(sheet):
+        chars = part.to_page(ocr.recognise(part.image, lang, block=True))
+        grouped = ocr_words(chars)
+        for word in part.words:
+            key = key_of[id(word[0])]
+            for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
+                yield key, glyph, got
+
+
+def page_glyphs(glyphs: Mapping[tuple[int, int], list[Glyph]]) -> int:
+    """The glyphs a reading of the whole page would read: every font's, not only those of
+    the fonts wanted (an italic phrase among repaired fonts is a few words of the page)."""
+    wanted = sum(len(items) for items in glyphs.values())
+    return max(wanted, glyphs.drawn) if isinstance(glyphs, PageGlyphs) else wanted
+
+
+#: Share of a specimen sheet's glyphs in its head: the rows that choosing the language
+#: reads first to see whether a pack suits the glyphs at all.
+HEAD_SHARE = 0.25
+
+
+def sheet_parts(sheet: Any) -> tuple[Any, ...]:
+    """The sheet's head (about :data:`HEAD_SHARE` of its glyphs) and the rest, or the
+    sheet alone when it has one row."""
+    return sheet.split(HEAD_SHARE) or (sheet,)
 
 
 #: The page :func:`.glyphlang.choose_lang` read, for :func:`from_glyphs` to take its readings

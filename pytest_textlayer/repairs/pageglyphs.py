@@ -82,13 +82,20 @@ class Glyph:
     base: float | None = None
 
 
+class PageGlyphs(dict[tuple[int, int], list[Glyph]]):
+    """The glyphs of the fonts asked for on one page, by font; ``drawn`` counts the
+    characters every font draws there, which is what reading the whole page costs."""
+
+    drawn: int = 0
+
+
 def pdfium_glyphs(
     page: Any,
     names: Mapping[str, FontUsage],
     page_index: int,
     scale: float,
     blanks: Mapping[tuple[int, int], set[int]] | None = None,
-) -> dict[tuple[int, int], list[Glyph]]:
+) -> PageGlyphs:
     """Glyphs PDFium sees on the page for the given fonts, with their codes and pixel boxes.
 
     PDFium's characters come in content order, one per glyph; they are paired
@@ -103,9 +110,11 @@ def pdfium_glyphs(
     left, bottom, _, top = page.get_cropbox()
     per_font: dict[str, list[_Char]] = {}
     buf = ctypes.create_string_buffer(512)
+    drawn = 0
     for i in range(raw.FPDFText_CountChars(textpage)):
         if raw.FPDFText_IsGenerated(textpage, i):
             continue
+        drawn += 1
         obj = raw.FPDFText_GetTextObject(textpage, i)
         font = raw.FPDFTextObj_GetFont(obj) if obj else None
         if not font:
@@ -135,7 +144,8 @@ def pdfium_glyphs(
             )
         )
     textpage.close()
-    out: dict[tuple[int, int], list[Glyph]] = {}
+    out = PageGlyphs()
+    out.drawn = drawn
     for name, found in per_font.items():
         usage = names[name]
         chars = _cells(found)

@@ -50,10 +50,55 @@ class Sheet:
     """The sheet image and where each word came from."""
 
     image: Any
-    #: (x0, y0, x1, y1 on the sheet, dx, dy): add (dx, dy) to a sheet point to reach the page.
+    #: Per word, (x0, y0, x1, y1 on the sheet, dx, dy): add (dx, dy) to a sheet point to
+    #: reach the page.
     places: list[tuple[float, float, float, float, float, float]]
     #: The words shown, as lists of glyphs (pageglyphs.Glyph).
     words: list[list[Any]]
+
+    def split(self, share: float) -> tuple[Sheet, Sheet] | None:
+        """The sheet's first words in reading order, about ``share`` of its glyphs, and the
+        rest; None for a one-word sheet.
+
+        The head is the top of the sheet down to the row of its last word, the
+        words after it painted out; the rest is the whole sheet with the head's
+        words painted out, so every word keeps its place. Tesseract reads a
+        sheet line by line, so the two read as the whole does, and the head alone
+        is a cheap first look (:func:`.glyphlang.choose_lang` asks it whether a
+        language's pack suits the glyphs before the rest is read).
+        """
+        if len(self.words) < 2:
+            return None
+        # Rows: words whose boxes overlap vertically, top to bottom; left to right in each.
+        order = sorted(range(len(self.places)), key=lambda i: self.places[i][1])
+        rows: list[list[int]] = []
+        bottom = -1.0
+        for i in order:
+            if rows and self.places[i][1] < bottom:
+                rows[-1].append(i)
+                bottom = max(bottom, self.places[i][3])
+            else:
+                rows.append([i])
+                bottom = self.places[i][3]
+        reading = [i for row in rows for i in sorted(row, key=lambda i: self.places[i][0])]
+        total = sum(len(w) for w in self.words)
+        head: list[int] = []
+        for i in reading[:-1]:
+            head.append(i)
+            if sum(len(self.words[k]) for k in head) >= share * total:
+                break
+        last_row = next(r for r, row in enumerate(rows) if head[-1] in row)
+        row_bottom = max(self.places[i][3] for i in rows[last_row])
+        cut = (int((row_bottom + min(self.places[i][1] for i in rows[last_row + 1])) / 2)
+               if last_row + 1 < len(rows) else self.image.height)
+        chosen = set(head)
+        rest = [i for i in range(len(self.words)) if i not in chosen]
+        head_image = self.image.crop((0, 0, self.image.width, cut))
+        _paint_out(head_image, [self.places[i] for i in rest if self.places[i][1] < cut])
+        rest_image = self.image.copy()
+        _paint_out(rest_image, [self.places[i] for i in head])
+        return (Sheet(head_image, [self.places[i] for i in head], [self.words[i] for i in head]),
+                Sheet(rest_image, [self.places[i] for i in rest], [self.words[i] for i in rest]))
 
     def to_page(self, chars: Sequence[Any]) -> list[Any]:
         """Tesseract's characters on the sheet, moved to where their word is on the page.
@@ -161,7 +206,9 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
                       for r, h in zip(rows, heights, strict=True)))
     sheet_h = int(sum(h * (1 + GAP) for h in heights) + GAP * heights[0]) + 1
     sheet = Image.new("L", (sheet_w + 1, sheet_h), 255)
-    places: list[tuple[float, float, float, float, float, float]] = []
+    # Word i of the sheet is placed at places[i], whatever row it went to.
+    places: list[tuple[float, float, float, float, float, float]] = [
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)] * len(chosen)
     y = GAP * heights[0]
     for row, height, reach in zip(rows, heights, above, strict=True):
         x = GAP * height
@@ -173,10 +220,19 @@ def build(image: Any, words: Sequence[list[Any]], codes: Sequence[Sequence[Hasha
                 patch = image.crop((gx0, gy0, gx1, gy1))
                 sheet.paste(patch, (int(x + gx0 - x0), int(top + gy0 - y0)))
             dx, dy = int(x0) - int(x), int(y0) - int(top)
-            places.append((x, top, x + (x1 - x0), top + (y1 - y0), dx, dy))
+            places[i] = (x, top, x + (x1 - x0), top + (y1 - y0), dx, dy)
             x += (x1 - x0) + WORD_GAP * height
         y += height * (1 + GAP)
     return Sheet(sheet, places, chosen)
+
+
+def _paint_out(image: Any, places: Sequence[tuple[float, ...]]) -> None:
+    """Paint the words at ``places`` white (their pasted glyphs reach a pixel past the box)."""
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(image)
+    for x0, y0, x1, y1, *_ in places:
+        draw.rectangle((int(x0) - 1, int(y0) - 1, int(x1) + 1, int(y1) + 1), fill=255)
 
 
 def _padded(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[
