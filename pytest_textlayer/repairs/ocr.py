@@ -193,11 +193,15 @@ class OcrChar:
     line: int
     #: The candidates Tesseract weighed for this character, with confidences (lstm_choice_mode).
     choices: tuple[tuple[str, float], ...] = ()
+    #: Tesseract's confidence in the word the character is in: low where the pack is not the
+    #: script's, whose characters it still reads with confidence, each as some letter it knows.
+    word_conf: float = 0.0
 
 
 _BBOX = re.compile(r"(?:bbox|x_bboxes)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)")
 _CONF = re.compile(r"x_conf\s+([\d.]+)")
 _CHOICE_CONF = re.compile(r"x_confs\s+([\d.]+)")
+_WORD_CONF = re.compile(r"x_wconf\s+([\d.]+)")
 
 
 def parse_hocr(data: str) -> list[OcrChar]:
@@ -208,12 +212,15 @@ def parse_hocr(data: str) -> list[OcrChar]:
     # it again for each cost more than all the rest of the parse).
     found: list[tuple[OcrChar, list[tuple[str, float]]]] = []
     word_no = line_no = 0
+    word_conf = 0.0
     for elem in root.iter():
         cls = elem.get("class", "")
         if cls in ("ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat"):
             line_no += 1
         elif cls == "ocrx_word":
             word_no += 1
+            found_conf = _WORD_CONF.search(elem.get("title", ""))
+            word_conf = float(found_conf.group(1)) if found_conf else 0.0
         elif cls == "ocrx_cinfo" and "x_confs" in elem.get("title", "") and found:
             # One of the candidates Tesseract weighed for the character just read.
             weight = _CHOICE_CONF.search(elem.get("title", ""))
@@ -229,7 +236,7 @@ def parse_hocr(data: str) -> list[OcrChar]:
                 x0, y0, x1, y1 = (float(v) for v in box.groups())
                 char = OcrChar(
                     text, (x0, y0, x1, y1), float(conf.group(1)) if conf else 0.0, word_no,
-                    line_no,
+                    line_no, word_conf=word_conf,
                 )
                 found.append((char, []))
     return [

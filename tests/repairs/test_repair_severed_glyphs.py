@@ -279,3 +279,106 @@ def test_through_the_program_a_severed_page_reads_the_same(
     assert report.ocr is not None and "(tesserocr)" not in report.ocr
     assert programs == ["Tesseract", "Tesseract OSD", "Tesseract"]
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+def _long_notice(folder: Path, lang: str) -> tuple[Path, str]:
+    """The notice with its paragraph three times: a page whose specimen sheet is a part of
+    it, so the sheet, not the page, is read."""
+    heading, body = TEXTS[lang]
+    page = notice_page(folder, lang, heading, " ".join([body.replace("*", "")] * 3))
+    printed = folder / f"{lang}.orig.pdf"
+    assert print_with_chromium(page, printed)
+    variant = break_pdf(printed.read_bytes(), "sever")
+    assert variant.applies and variant.broken_pages
+    broken = folder / f"{lang}.pdf"
+    broken.write_bytes(variant.pdf)
+    return broken, norm(variant.truth[0])
+
+
+def _sheet_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """(pack, picture height) of each reading; script detection as ("osd", height)."""
+    reads: list[tuple[str, int]] = []
+    recognise, script = ocr._recognise, ocr._script
+
+    def read(image: object, lang: str, **kwargs: object) -> object:
+        reads.append((lang, image.height))  # type: ignore[attr-defined]
+        return recognise(image, lang, **kwargs)  # type: ignore[arg-type]
+
+    def detect(image: object, *args: object) -> object:
+        reads.append(("osd", image.height))  # type: ignore[attr-defined]
+        return script(image, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ocr, "_recognise", read)
+    monkeypatch.setattr(ocr, "_script", detect)
+    monkeypatch.setattr(ocr, "_READ", {})
+    return reads
+
+
+def test_a_declaration_the_head_of_the_sheet_refutes_costs_no_reading_of_the_sheet(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LibreOffice's en-US over a Russian text: the sheet's first words, read in English,
+    are read without confidence, so script detection runs at once and the sheet is read
+    in Russian only: its head, then the rest."""
+    reads = _sheet_reads(monkeypatch)
+    broken, truth = _long_notice(tmp_path, "ru")
+    _declaring(broken, "en-US")
+    out = tmp_path / "ru.fixed.pdf"
+    report = repair(broken, out)
+    assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
+    assert [pack for pack, _ in reads] == ["eng", "osd", "rus", "rus"], reads
+    (_, head), (_, sheet) = reads[0], reads[1]
+    assert head < sheet
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+def _typeset_sheet(text: str) -> object:
+    """A specimen sheet of ``text`` typeset by Pillow in DejaVu Sans at about 11 pt and
+    300 dpi, one word per place, rows of 2,000 pixels."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from pytest_textlayer.repairs.pageglyphs import Glyph
+    from pytest_textlayer.repairs.specimen import Sheet
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 46)
+    image = Image.new("L", (2100, 1200), 255)
+    draw = ImageDraw.Draw(image)
+    places, words = [], []
+    x, y = 50, 60
+    for word in text.split():
+        x0, y0, x1, y1 = draw.textbbox((x, y), word, font=font)
+        if x1 > 2050:
+            x, y = 50, y + 110
+            x0, y0, x1, y1 = draw.textbbox((x, y), word, font=font)
+        draw.text((x, y), word, font=font, fill=0)
+        places.append((float(x0), float(y0), float(x1), float(y1), 0.0, 0.0))
+        words.append([Glyph(ord(c), (x0, y0, x1, y1), False) for c in word])
+        x = x1 + 25
+    return Sheet(image.crop((0, 0, 2100, y + 120)), places, words)
+
+
+@pytest.mark.parametrize(("lang", "pack", "suits_english"), [
+    ("fr", "fra", True), ("ru", "eng", False)])
+def test_the_head_of_a_sheet_says_whether_a_pack_suits_and_which_language_it_is(
+        lang: str, pack: str, suits_english: bool) -> None:
+    """Read in English, a French head is read with confidence and reads as French, which
+    then reads it too; a Russian head is read without confidence. A Russian head read in
+    Russian stays Russian, however close Bulgarian comes."""
+    from pytest_textlayer.repairs.glyphlang import _head_language, _suits
+
+    _, body = TEXTS[lang]
+    sheet = _typeset_sheet(body.replace("*", "") + " " + body.replace("*", ""))
+    assert _suits(sheet, "eng") is suits_english
+    if suits_english:
+        assert _head_language(sheet, "eng") == pack
+    assert _head_language(sheet, {"fr": "fra", "ru": "rus"}[lang]) == {"fr": "fra",
+                                                                       "ru": "rus"}[lang]
+
+
+def test_a_declaration_the_head_confirms_reads_the_sheet_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reads = _sheet_reads(monkeypatch)
+    broken, truth = _long_notice(tmp_path, "ru")
+    out = tmp_path / "ru.fixed.pdf"
+    repair(broken, out)
+    assert [pack for pack, _ in reads] == ["rus", "rus"], reads
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
