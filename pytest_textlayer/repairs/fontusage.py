@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import chain
 from typing import Any
 
 from ..pdf.fontprogram import cid_to_gid_map
@@ -40,11 +41,9 @@ class FontUsage:
     places: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def codes(self) -> Counter[int]:
-        counts: Counter[int] = Counter()
-        for runs in self.pages.values():
-            for run in runs:
-                counts.update(run)
-        return counts
+        # One count over every run: a browser draws each glyph as a run of its own, and a
+        # count per run cost a severed page 10 ms, asked for by every step of the repair.
+        return Counter(chain.from_iterable(chain.from_iterable(self.pages.values())))
 
     @property
     def glyphs(self) -> int:
