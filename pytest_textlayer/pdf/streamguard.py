@@ -35,6 +35,15 @@ _FLATE, _HEX, _A85, _RL, _LZW = (("/FlateDecode", "/Fl"), ("/ASCIIHexDecode", "/
                                  ("/ASCII85Decode", "/A85"), ("/RunLengthDecode", "/RL"),
                                  ("/LZWDecode", "/LZW"))
 
+#: LZW's largest expansion: a 12-bit code names one of at most 4,096 entries, the longest
+#: 3,839 bytes (each entry one byte longer than one before it, from two bytes at 258).
+MAX_LZW_RATIO = 2560
+#: The most one pass of each filter decodes a byte of input to: deflate and LZW as above,
+#: run length 128 bytes from two, ASCII85's ``z`` four zero bytes from one, hex half a byte.
+#: A filter not named here is not decoded (its output is the input's size).
+_MAX_RATIO = {**dict.fromkeys(_FLATE, MAX_DEFLATE_RATIO), **dict.fromkeys(_LZW, MAX_LZW_RATIO),
+              **dict.fromkeys(_RL, 64), **dict.fromkeys(_A85, 4), **dict.fromkeys(_HEX, 1)}
+
 #: The largest decoded size a stream read in this context may have (None: unbounded).
 _LIMIT: ContextVar[int | None] = ContextVar("textlayer_stream_limit", default=None)
 
@@ -111,8 +120,8 @@ def _measure(stream: Any, limit: int) -> tuple[str | None, bytes | None]:
         return None, None
     if len(raw) > limit:  # stored (or encoded) bigger than the limit already
         return "is larger than", None
-    if len(names) == 1 and len(raw) * MAX_DEFLATE_RATIO <= limit:
-        return None, None  # one deflate pass cannot reach the limit: nothing to inflate
+    if len(names) == 1 and len(raw) * _MAX_RATIO.get(names[0], 1) <= limit:
+        return None, None  # one pass of this filter cannot reach the limit: nothing to decode
     if plain:
         inflated, whole = _inflate_whole(raw, limit)
         if len(inflated) > limit:

@@ -631,3 +631,54 @@ def test_a_bomb_no_page_reads_costs_check_nothing_and_is_refused_by_repair() -> 
     assert [p.verdict.value for p in outcome.report.pages] == ["readable"]
     with pytest.raises(InputError, match="inflates to more than 8 MiB"):
         precheck(read_source(data, "unread.pdf"), Limits(max_stream_bytes=8 * MIB))
+
+
+def _lzw_encode(data: bytes) -> bytes:
+    """PDF's LZW (codes of 9 to 12 bits, EarlyChange 1), a clear code first."""
+    table = {bytes([i]): i for i in range(256)}
+    next_code, width = 258, 9
+    codes = [(256, 9)]
+    word = b""
+    for byte in data:
+        longer = word + bytes([byte])
+        if longer in table:
+            word = longer
+            continue
+        codes.append((table[word], width))
+        if next_code < 4096:
+            table[longer] = next_code
+            next_code += 1
+            if next_code >= 1 << width and width < 12:
+                width += 1
+        word = bytes([byte])
+    codes += [(table[word], width), (257, width)]
+    value = bits = 0
+    out = bytearray()
+    for code, size in codes:
+        value, bits = value << size | code, bits + size
+        while bits >= 8:
+            bits -= 8
+            out.append(value >> bits & 0xFF)
+    if bits:
+        out.append(value << (8 - bits) & 0xFF)
+    return bytes(out)
+
+
+def test_an_lzw_stream_past_deflates_ratio_is_still_measured() -> None:
+    """LZW expands up to 2,560:1, past deflate's 1,032:1: a lone LZW stream too small to
+    reach the limit by deflate's bound is decoded and counted, not waved through."""
+    import pikepdf
+
+    from pytest_textlayer.pdf.streamguard import MAX_DEFLATE_RATIO, _lzw, oversized
+
+    plain = bytes(4 * MIB)
+    packed = _lzw_encode(plain)
+    assert _lzw(packed, 8 * MIB) == plain  # the encoder speaks the guard's LZW
+    limit = len(packed) * MAX_DEFLATE_RATIO + 1
+    assert limit < len(plain)
+    with pikepdf.new() as pdf:
+        stream = pikepdf.Stream(pdf, packed)
+        stream.Filter = pikepdf.Name.LZWDecode
+        assert bytes(stream.read_bytes()) == plain  # qpdf decodes it so too
+        assert oversized(stream, limit) == "inflates to more than"
+        assert oversized(stream, len(plain)) is None
