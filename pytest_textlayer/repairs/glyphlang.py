@@ -84,8 +84,6 @@ def choose_lang(
     try:
         for index in sorted({p for u in wanted for p in u.pages}):
             page = doc[index]
-            if page.get_rotation() % 360:
-                continue
             names = page_names(wanted, index)
             glyphs = pdfium_glyphs(page, names, index, scale, blanks) if names else {}
             if not glyphs:

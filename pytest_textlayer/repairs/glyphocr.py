@@ -208,9 +208,10 @@ def from_glyphs(
 ) -> dict[tuple[int, int], Recovery]:
     """Source c: read the glyphs with Tesseract and vote per code across the whole document.
 
-    ``data`` is the PDF the usages were collected from. Pages turned by
-    /Rotate are left out (their boxes would need turning too); fonts whose
-    glyphs cannot be paired with PDFium's characters get no votes.
+    ``data`` is the PDF the usages were collected from. A page turned by
+    /Rotate is read as shown, its glyph boxes turned with it
+    (:func:`.pageglyphs.pdfium_glyphs`); fonts whose glyphs cannot be paired
+    with PDFium's characters get no votes.
     """
     import pypdfium2
 
@@ -262,8 +263,6 @@ def from_glyphs(
                 image, glyphs = first[3], first[4]
             else:
                 page = doc[index]
-                if page.get_rotation() % 360:
-                    continue
                 names = page_names(wanted, index)
                 if not names:
                     continue

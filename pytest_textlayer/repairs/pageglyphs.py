@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..pdf.pagemap import page_to_top_left
 from .fontusage import FontUsage
 
 
@@ -82,6 +83,10 @@ class Glyph:
     base: float | None = None
 
 
+def _scaled(point: tuple[float, float], scale: float) -> tuple[float, float]:
+    return (point[0] * scale, point[1] * scale)
+
+
 class PageGlyphs(dict[tuple[int, int], list[Glyph]]):
     """The glyphs of the fonts asked for on one page, by font; ``drawn`` counts the
     characters every font draws there, which is what reading the whole page costs."""
@@ -107,7 +112,10 @@ def pdfium_glyphs(
     import pypdfium2.raw as raw
 
     textpage = page.get_textpage()
-    left, bottom, _, top = page.get_cropbox()
+    # Points of the content's space to the render's pixels: PDFium renders the page turned
+    # by its /Rotate and cut to its crop box (a landscape table set sideways on a portrait
+    # page is upright there, as Tesseract must see it).
+    shown = page_to_top_left(page, *page.get_size())
     per_font: dict[str, list[_Char]] = {}
     buf = ctypes.create_string_buffer(512)
     drawn = 0
@@ -125,12 +133,8 @@ def pdfium_glyphs(
             continue
         lft, rgt, bot, tp = (ctypes.c_double() for _ in range(4))
         raw.FPDFText_GetCharBox(textpage, i, lft, rgt, bot, tp)
-        box = (
-            (lft.value - left) * scale,
-            (top - tp.value) * scale,
-            (rgt.value - left) * scale,
-            (top - bot.value) * scale,
-        )
+        x0, y0, x1, y1 = shown.box(lft.value, tp.value, rgt.value, bot.value)
+        box = (x0 * scale, y0 * scale, x1 * scale, y1 * scale)
         blank = (tp.value - bot.value) < 0.1 or (rgt.value - lft.value) < 0.1
         ox, oy = ctypes.c_double(), ctypes.c_double()
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
@@ -140,7 +144,7 @@ def pdfium_glyphs(
                 box,
                 blank,
                 bool(raw.FPDFText_HasUnicodeMapError(textpage, i)),
-                ((ox.value - left) * scale, (top - oy.value) * scale),
+                _scaled(shown.apply(ox.value, oy.value), scale),
             )
         )
     textpage.close()

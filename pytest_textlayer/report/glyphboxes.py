@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependency
+from ..pdf.pagemap import Affine, page_to_top_left
 
 #: Most glyph boxes read from one page; a denser page is drawn in part (counted as cut).
 MAX_GLYPHS = 6000
@@ -29,8 +30,6 @@ MAX_GLYPHS = 6000
 DEFAULT_DPI = 72
 #: JPEG quality of page images (greyscale, so the coloured boxes stand out).
 JPEG_QUALITY = 60
-#: Precision of the page-to-device mapping (PDFium returns whole device pixels).
-_PRECISION = 64
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def page_glyphs(doc: Any, index: int, *, limit: int = MAX_GLYPHS) -> PageGlyphs:
     page = doc[index]
     try:
         width, height = page.get_size()
-        to_top_left = _page_to_top_left(page, width, height)
+        to_top_left = page_to_top_left(page, width, height)
         textpage = page.get_textpage()
         try:
             return _read_glyphs(raw, textpage.raw, width, height, to_top_left, limit)
@@ -97,7 +96,7 @@ def page_glyphs(doc: Any, index: int, *, limit: int = MAX_GLYPHS) -> PageGlyphs:
 
 
 def _read_glyphs(
-    raw: Any, handle: Any, width: float, height: float, transform: _Affine, limit: int
+    raw: Any, handle: Any, width: float, height: float, transform: Affine, limit: int
 ) -> PageGlyphs:
     count = raw.FPDFText_CountChars(handle)
     name = ctypes.create_string_buffer(256)
@@ -121,14 +120,12 @@ def _read_glyphs(
         key = name.raw[: max(size - 1, 0)] if 0 < size <= ctypes.sizeof(name) else b""
         font = fonts.setdefault(key, key.decode("utf-8", errors="replace"))
         code = raw.FPDFText_GetUnicode(handle, i)
-        x0, y0 = transform.apply(rect.left, rect.top)
-        x1, y1 = transform.apply(rect.right, rect.bottom)
         glyphs.append(
             Glyph(
                 index=i,
                 char=_char(code),
                 font=font,
-                box=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)),
+                box=transform.box(rect.left, rect.top, rect.right, rect.bottom),
                 map_error=raw.FPDFText_HasUnicodeMapError(handle, i) == 1,
                 program=_program(raw, handle, i, programs),
             )
@@ -221,45 +218,6 @@ def _char(code: int) -> str:
         return chr(code)
     except (ValueError, OverflowError):
         return "\ufffd"
-
-
-@dataclass(frozen=True)
-class _Affine:
-    """x' = a·x + b·y + c, y' = d·x + e·y + f."""
-
-    a: float
-    b: float
-    c: float
-    d: float
-    e: float
-    f: float
-
-    def apply(self, x: float, y: float) -> tuple[float, float]:
-        return self.a * x + self.b * y + self.c, self.d * x + self.e * y + self.f
-
-
-def _page_to_top_left(page: Any, width: float, height: float) -> _Affine:
-    """PDFium's page-to-device mapping, read at three points, scaled back to points."""
-    import pypdfium2.raw as raw
-
-    size_x = max(1, round(width * _PRECISION))
-    size_y = max(1, round(height * _PRECISION))
-    dx, dy = ctypes.c_int(), ctypes.c_int()
-
-    def device(x: float, y: float) -> tuple[float, float]:
-        raw.FPDF_PageToDevice(
-            page.raw, 0, 0, size_x, size_y, 0, x, y, ctypes.byref(dx), ctypes.byref(dy)
-        )
-        return dx.value / _PRECISION, dy.value / _PRECISION
-
-    # Probe points far apart so rounding to device pixels does not matter.
-    span = 1000.0
-    ox, oy = device(0.0, 0.0)
-    xx, xy = device(span, 0.0)
-    yx, yy = device(0.0, span)
-    return _Affine(
-        (xx - ox) / span, (yx - ox) / span, ox, (xy - oy) / span, (yy - oy) / span, oy
-    )
 
 
 def render_jpeg(doc: Any, index: int, *, dpi: float = DEFAULT_DPI,

@@ -401,3 +401,38 @@ def test_a_declaration_the_head_confirms_reads_the_sheet_once(
     repair(broken, out)
     assert [pack for pack, _ in reads] == ["rus", "rus"], reads
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+def _turned(data: bytes, rotate: int) -> bytes:
+    """The PDF with its content drawn turned against ``/Rotate``, so a viewer shows it as
+    before: how a landscape table is set on a portrait page."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
+            w, h = x1 - x0, y1 - y0
+            matrix = {90: (0, 1, -1, 0, h, 0), 180: (-1, 0, 0, -1, w, h),
+                      270: (0, -1, 1, 0, 0, w)}[rotate]
+            page.contents_add(pikepdf.Stream(pdf, b"q %g %g %g %g %g %g cm\n" % matrix),
+                              prepend=True)
+            page.contents_add(pikepdf.Stream(pdf, b"\nQ"))
+            page.MediaBox = [0, 0, h, w] if rotate in (90, 270) else [0, 0, w, h]
+            page.Rotate = rotate
+        out = io.BytesIO()
+        pdf.save(out)
+        return out.getvalue()
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_severed_page_turned_by_rotate_is_read_as_shown(tmp_path: Path, rotate: int) -> None:
+    """PDFium renders the page turned as a viewer shows it; the glyph boxes turn with it,
+    and the page keeps its vector text instead of going to whole-page OCR."""
+    broken, truth = _severed(tmp_path, "fr")
+    turned = tmp_path / "turned.pdf"
+    turned.write_bytes(_turned(broken.read_bytes(), rotate))
+    out = tmp_path / "turned.fixed.pdf"
+    report = repair(turned, out)
+    [page] = report.pages
+    assert page.action == "tounicode" and "ocr-glyphs" in page.sources, report.render()
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
