@@ -95,6 +95,10 @@ def read_glyphs(
         if any(id(g) in done for g in word):
             continue
         # Tesseract's own order: its character boxes drift and may cross (ж before н).
+        # A right-to-left word it gives in reading order, right to left: turned, with the
+        # glyphs left to right, each side goes the same way.
+        if right_to_left(found):
+            word, found = sorted(word, key=lambda g: g.box[0] + g.box[2]), found[::-1]
         for glyph, ch in zip(word, found, strict=True):
             done.add(id(glyph))
             if choices is not None:
@@ -112,6 +116,16 @@ def read_glyphs(
             got = _reading(glyph, chars) or _gap(glyph, boxes)
             if got is not None:
                 yield glyph, got
+
+
+def right_to_left(found: list[Any]) -> bool:
+    """Whether most letters of a recognised word are of a right-to-left script (Hebrew,
+    Arabic, Syriac, Thaana, N'Ko): Tesseract gives those in reading order, right to left."""
+    import unicodedata
+
+    kinds = [unicodedata.bidirectional(ch) for c in found for ch in c.text]
+    letters = [k for k in kinds if k in ("L", "R", "AL")]
+    return bool(letters) and 2 * sum(k != "L" for k in letters) > len(letters)
 
 
 def _nearest_words(
@@ -158,7 +172,8 @@ def _pair_scaled(word: list[Glyph], found: list[Any]) -> list[tuple[Glyph, tuple
     at :data:`FALLBACK_CONF`: never enough alone for a glyph drawn once.
     """
     word = sorted(word, key=lambda g: g.box[0])
-    found = list(found)  # in Tesseract's order: its boxes drift and may cross
+    # In Tesseract's order (its boxes drift and may cross), left to right on the page.
+    found = list(found)[::-1] if right_to_left(found) else list(found)
     if len(word) == len(found):
         return [(g, (c.text, c.conf)) for g, c in zip(word, found, strict=True)]
     gx0, gx1 = word[0].box[0], max(g.box[2] for g in word)

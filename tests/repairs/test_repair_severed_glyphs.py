@@ -436,3 +436,32 @@ def test_a_severed_page_turned_by_rotate_is_read_as_shown(tmp_path: Path, rotate
     [page] = report.pages
     assert page.action == "tounicode" and "ocr-glyphs" in page.sources, report.render()
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
+
+
+HEBREW = ("הודעה לתושבי הרובע הצפוני",
+          "החל מהשלישי במרץ הספרייה העירונית ברחוב המחצבה תיסגר לשישה שבועות בגלל החלפת הגג. "
+          "ספרים שהושאלו אפשר להחזיר לספרייה הניידת, שחונה ליד הבריכה המקורה בכל יום שלישי "
+          "ושישי. *שאלות על קנסות* אפשר לשלוח בדואר אלקטרוני; מתנדב עונה עליהן בכל בוקר.")
+
+
+@pytest.mark.skipif(not packs("heb"), reason="tesseract heb needed")
+def test_a_severed_right_to_left_page_reads_exactly(tmp_path: Path) -> None:
+    """Hebrew, right to left: Tesseract gives a word's letters in reading order, right to
+    left, and the glyphs stand left to right on the page; paired the same way round, the
+    page comes back exactly, vector."""
+    heading, body = HEBREW
+    page = notice_page(tmp_path, "he", heading, body)
+    page.write_text(page.read_text(encoding="utf-8").replace("<html lang='he'",
+                                                               "<html lang='he' dir='rtl'"),
+                    encoding="utf-8")
+    printed = tmp_path / "he.orig.pdf"
+    assert print_with_chromium(page, printed)
+    variant = break_pdf(printed.read_bytes(), "sever")
+    assert variant.applies and variant.broken_pages
+    broken, out = tmp_path / "he.pdf", tmp_path / "he.fixed.pdf"
+    broken.write_bytes(variant.pdf)
+    report = repair(broken, out)
+    [done] = report.pages
+    assert done.action == "tounicode" and "ocr-glyphs" in done.sources, report.render()
+    assert report.ocr is not None and "heb" in report.ocr
+    assert norm(poppler_pages(out.read_bytes())[0]) == norm(variant.truth[0])
