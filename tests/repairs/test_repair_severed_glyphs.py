@@ -49,7 +49,12 @@ pytestmark = [
 
 def _severed(folder: Path, lang: str, font: str = "DejaVu Sans") -> tuple[Path, str]:
     heading, body = (TEXTS | GREEK)[lang]
-    page = notice_page(folder, lang, heading, body, font)
+    return _printed_severed(notice_page(folder, lang, heading, body, font), lang)
+
+
+def _printed_severed(page: Path, lang: str) -> tuple[Path, str]:
+    """The HTML page printed by Chromium and severed: the broken PDF and its truth."""
+    folder = page.parent
     printed = folder / f"{lang}.orig.pdf"
     assert print_with_chromium(page, printed)
     variant = break_pdf(printed.read_bytes(), "sever")
@@ -98,23 +103,29 @@ def _declaring(broken: Path, lang: str | None) -> None:
         pdf.save(broken)
 
 
-def _tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Tesseract's readings, whichever route reads (the kept engine or the program)."""
-    runs: list[str] = []
+def _tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
+    """Tesseract's readings, whichever route reads (the kept engine or the program): what
+    ran ("Tesseract", "Tesseract OSD"), in which pack ("osd" for script detection), on a
+    picture how many pixels high."""
+    runs: list[tuple[str, str, int]] = []
     recognise, script = ocr._recognise, ocr._script
 
-    def read(*args: object, **kwargs: object) -> object:
-        runs.append("Tesseract")
-        return recognise(*args, **kwargs)  # type: ignore[arg-type]
+    def read(image: object, lang: str, **kwargs: object) -> object:
+        runs.append(("Tesseract", lang, image.height))  # type: ignore[attr-defined]
+        return recognise(image, lang, **kwargs)  # type: ignore[arg-type]
 
-    def detect(*args: object) -> object:
-        runs.append("Tesseract OSD")
-        return script(*args)  # type: ignore[arg-type]
+    def detect(image: object, *args: object) -> object:
+        runs.append(("Tesseract OSD", "osd", image.height))  # type: ignore[attr-defined]
+        return script(image, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ocr, "_recognise", read)
     monkeypatch.setattr(ocr, "_script", detect)
     monkeypatch.setattr(ocr, "_READ", {})
     return runs
+
+
+def _what(runs: list[tuple[str, str, int]]) -> list[str]:
+    return [what for what, _, _ in runs]
 
 
 def test_the_language_comes_from_glyph_ocrs_own_first_pass(
@@ -126,7 +137,7 @@ def test_the_language_comes_from_glyph_ocrs_own_first_pass(
     _declaring(broken, None)
     report = repair(broken, tmp_path / "ru.fixed.pdf")
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
-    assert runs == ["Tesseract OSD", "Tesseract"]
+    assert _what(runs) == ["Tesseract OSD", "Tesseract"]
     assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
 
 
@@ -138,7 +149,7 @@ def test_a_page_that_declares_its_language_needs_no_script_detection(
     broken, truth = _severed(tmp_path, "ru")
     report = repair(broken, tmp_path / "ru.fixed.pdf")
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
-    assert runs == ["Tesseract"]
+    assert _what(runs) == ["Tesseract"]
     assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
 
 
@@ -151,7 +162,7 @@ def test_a_declared_language_the_glyphs_contradict_is_not_believed(
     _declaring(broken, "en-US")
     report = repair(broken, tmp_path / "ru.fixed.pdf")
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
-    assert runs == ["Tesseract", "Tesseract OSD", "Tesseract"]
+    assert _what(runs) == ["Tesseract", "Tesseract OSD", "Tesseract"]
     assert norm(poppler_pages((tmp_path / "ru.fixed.pdf").read_bytes())[0]) == truth
 
 
@@ -238,7 +249,7 @@ def test_a_page_read_while_choosing_the_language_is_rendered_once(
     out = tmp_path / "ru.fixed.pdf"
     report = repair(broken, out)
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
-    assert runs == ["Tesseract", "Tesseract"]  # Bulgarian, then Russian: no script detection
+    assert _what(runs) == ["Tesseract", "Tesseract"]  # Bulgarian, then Russian: no script detection
     assert len(boxed) == 1
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
 
@@ -285,33 +296,8 @@ def _long_notice(folder: Path, lang: str) -> tuple[Path, str]:
     """The notice with its paragraph three times: a page whose specimen sheet is a part of
     it, so the sheet, not the page, is read."""
     heading, body = TEXTS[lang]
-    page = notice_page(folder, lang, heading, " ".join([body.replace("*", "")] * 3))
-    printed = folder / f"{lang}.orig.pdf"
-    assert print_with_chromium(page, printed)
-    variant = break_pdf(printed.read_bytes(), "sever")
-    assert variant.applies and variant.broken_pages
-    broken = folder / f"{lang}.pdf"
-    broken.write_bytes(variant.pdf)
-    return broken, norm(variant.truth[0])
-
-
-def _sheet_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """(pack, picture height) of each reading; script detection as ("osd", height)."""
-    reads: list[tuple[str, int]] = []
-    recognise, script = ocr._recognise, ocr._script
-
-    def read(image: object, lang: str, **kwargs: object) -> object:
-        reads.append((lang, image.height))  # type: ignore[attr-defined]
-        return recognise(image, lang, **kwargs)  # type: ignore[arg-type]
-
-    def detect(image: object, *args: object) -> object:
-        reads.append(("osd", image.height))  # type: ignore[attr-defined]
-        return script(image, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ocr, "_recognise", read)
-    monkeypatch.setattr(ocr, "_script", detect)
-    monkeypatch.setattr(ocr, "_READ", {})
-    return reads
+    return _printed_severed(
+        notice_page(folder, lang, heading, " ".join([body.replace("*", "")] * 3)), lang)
 
 
 def test_a_declaration_the_head_of_the_sheet_refutes_costs_no_reading_of_the_sheet(
@@ -319,14 +305,14 @@ def test_a_declaration_the_head_of_the_sheet_refutes_costs_no_reading_of_the_she
     """LibreOffice's en-US over a Russian text: the sheet's first words, read in English,
     are read without confidence, so script detection runs at once, on those words, and
     the sheet is read in Russian only: its head, then the rest."""
-    reads = _sheet_reads(monkeypatch)
+    reads = _tesseract_runs(monkeypatch)
     broken, truth = _long_notice(tmp_path, "ru")
     _declaring(broken, "en-US")
     out = tmp_path / "ru.fixed.pdf"
     report = repair(broken, out)
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
-    assert [pack for pack, _ in reads] == ["eng", "osd", "rus", "rus"], reads
-    (_, head), (_, looked), (_, again), (_, rest) = reads
+    assert [pack for _, pack, _ in reads] == ["eng", "osd", "rus", "rus"], reads
+    (_, _, head), (_, _, looked), (_, _, again), (_, _, rest) = reads
     assert head == looked == again < rest
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
 
@@ -395,11 +381,11 @@ def test_the_head_of_a_sheet_says_whether_a_pack_suits_and_which_language_it_is(
 
 def test_a_declaration_the_head_confirms_reads_the_sheet_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    reads = _sheet_reads(monkeypatch)
+    reads = _tesseract_runs(monkeypatch)
     broken, truth = _long_notice(tmp_path, "ru")
     out = tmp_path / "ru.fixed.pdf"
     repair(broken, out)
-    assert [pack for pack, _ in reads] == ["rus", "rus"], reads
+    assert [pack for _, pack, _ in reads] == ["rus", "rus"], reads
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
 
 
@@ -454,14 +440,10 @@ def test_a_severed_right_to_left_page_reads_exactly(tmp_path: Path) -> None:
     page.write_text(page.read_text(encoding="utf-8").replace("<html lang='he'",
                                                                "<html lang='he' dir='rtl'"),
                     encoding="utf-8")
-    printed = tmp_path / "he.orig.pdf"
-    assert print_with_chromium(page, printed)
-    variant = break_pdf(printed.read_bytes(), "sever")
-    assert variant.applies and variant.broken_pages
-    broken, out = tmp_path / "he.pdf", tmp_path / "he.fixed.pdf"
-    broken.write_bytes(variant.pdf)
+    broken, truth = _printed_severed(page, "he")
+    out = tmp_path / "he.fixed.pdf"
     report = repair(broken, out)
     [done] = report.pages
     assert done.action == "tounicode" and "ocr-glyphs" in done.sources, report.render()
     assert report.ocr is not None and "heb" in report.ocr
-    assert norm(poppler_pages(out.read_bytes())[0]) == norm(variant.truth[0])
+    assert norm(poppler_pages(out.read_bytes())[0]) == truth
