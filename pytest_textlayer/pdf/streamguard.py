@@ -116,6 +116,7 @@ def _measure(stream: Any, limit: int) -> tuple[str | None, bytes | None]:
             names = [str(filters)]
         raw = bytes(stream.read_raw_bytes())
         plain = names == ["/FlateDecode"] and stream.get("/DecodeParms") is None
+        early = _early_changes(stream.get("/DecodeParms"), len(names))
     except Exception:
         return None, None
     if len(raw) > limit:  # stored (or encoded) bigger than the limit already
@@ -127,7 +128,7 @@ def _measure(stream: Any, limit: int) -> tuple[str | None, bytes | None]:
         if len(inflated) > limit:
             return "inflates to more than", None
         return None, inflated if whole else None
-    if names and decoded_size(raw, names, limit) > limit:
+    if names and decoded_size(raw, names, limit, early) > limit:
         return "inflates to more than", None
     return None, None
 
@@ -146,15 +147,30 @@ def _inflate_whole(raw: bytes, limit: int) -> tuple[bytes, bool]:
     return bytes(out), inflater.eof and not data and not inflater.unused_data
 
 
-def decoded_size(raw: bytes, names: list[str], limit: int) -> int:
+def _early_changes(parms: Any, count: int) -> list[int]:
+    """Each filter's LZW ``/EarlyChange`` (1 unless its ``/DecodeParms`` say 0)."""
+    import pikepdf
+
+    each = list(parms) if isinstance(parms, pikepdf.Array) else [parms] * count
+    out = []
+    for i in range(count):
+        one = each[i] if i < len(each) else None
+        value = one.get("/EarlyChange") if isinstance(one, pikepdf.Dictionary) else None
+        out.append(0 if value is not None and int(value) == 0 else 1)
+    return out
+
+
+def decoded_size(raw: bytes, names: list[str], limit: int,
+                 early_changes: list[int] | None = None) -> int:
     """How many bytes a filter chain decodes `raw` to, counting at most about ``limit + 1``.
 
     Every layer is decoded with its output cut past the limit, so a chain of
     deflates (18 KB that are 4 GiB inside) costs at most the limit in memory
     and time, not the bomb's size. Predictors never enlarge data: not applied.
+    ``early_changes`` gives each LZW layer's ``/EarlyChange`` (1 when not given).
     """
     data = raw
-    for name in names:
+    for i, name in enumerate(names):
         if name in _FLATE:
             data = _inflate(data, limit)
         elif name in _HEX:
@@ -168,7 +184,7 @@ def decoded_size(raw: bytes, names: list[str], limit: int) -> int:
         elif name in _RL:
             data = _run_length(data, limit)
         elif name in _LZW:
-            data = _lzw(data, limit)
+            data = _lzw(data, limit, early_changes[i] if early_changes else 1)
         else:
             break
         if len(data) > limit:
@@ -196,8 +212,9 @@ def _run_length(raw: bytes, limit: int) -> bytes:
     return bytes(out)
 
 
-def _lzw(raw: bytes, limit: int) -> bytes:
-    """LZW as PDF uses it (EarlyChange 1, codes of 9 to 12 bits), cut past the limit."""
+def _lzw(raw: bytes, limit: int, early: int = 1) -> bytes:
+    """LZW as PDF uses it (codes of 9 to 12 bits, widened one code early unless ``early``
+    is 0, the stream's ``/EarlyChange``), cut past the limit."""
     out = bytearray()
     table: list[bytes] = [bytes([i]) for i in range(256)] + [b"", b""]
     width, bits, value, previous = 9, 0, 0, b""
@@ -226,6 +243,6 @@ def _lzw(raw: bytes, limit: int) -> bytes:
             if len(out) > limit:
                 return bytes(out)
             previous = entry
-            if len(table) + 1 >= 1 << width and width < 12:
+            if len(table) + early >= 1 << width and width < 12:
                 width += 1
     return bytes(out)

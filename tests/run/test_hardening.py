@@ -633,8 +633,8 @@ def test_a_bomb_no_page_reads_costs_check_nothing_and_is_refused_by_repair() -> 
         precheck(read_source(data, "unread.pdf"), Limits(max_stream_bytes=8 * MIB))
 
 
-def _lzw_encode(data: bytes) -> bytes:
-    """PDF's LZW (codes of 9 to 12 bits, EarlyChange 1), a clear code first."""
+def _lzw_encode(data: bytes, early: int = 1) -> bytes:
+    """PDF's LZW (codes of 9 to 12 bits, ``/EarlyChange`` ``early``), a clear code first."""
     table = {bytes([i]): i for i in range(256)}
     next_code, width = 258, 9
     codes = [(256, 9)]
@@ -648,7 +648,7 @@ def _lzw_encode(data: bytes) -> bytes:
         if next_code < 4096:
             table[longer] = next_code
             next_code += 1
-            if next_code >= 1 << width and width < 12:
+            if next_code >= (1 << width) + 1 - early and width < 12:
                 width += 1
         word = bytes([byte])
     codes += [(table[word], width), (257, width)]
@@ -681,4 +681,24 @@ def test_an_lzw_stream_past_deflates_ratio_is_still_measured() -> None:
         stream.Filter = pikepdf.Name.LZWDecode
         assert bytes(stream.read_bytes()) == plain  # qpdf decodes it so too
         assert oversized(stream, limit) == "inflates to more than"
+        assert oversized(stream, len(plain)) is None
+
+
+def test_an_lzw_stream_is_measured_with_its_own_early_change() -> None:
+    """``/EarlyChange 0`` widens codes one entry later: measured as EarlyChange 1, a 4 MiB
+    stream decoded to a few bytes and passed any limit, and qpdf then decoded it whole."""
+    import pikepdf
+
+    from pytest_textlayer.pdf.streamguard import _lzw, oversized
+
+    plain = bytes(4 * MIB)
+    packed = _lzw_encode(plain, early=0)
+    assert _lzw(packed, 8 * MIB, 0) == plain
+    with pikepdf.new() as pdf:
+        stream = pikepdf.Stream(pdf, zlib.compress(packed))
+        stream.Filter = pikepdf.Array([pikepdf.Name.FlateDecode, pikepdf.Name.LZWDecode])
+        stream.DecodeParms = pikepdf.Array([pikepdf.Dictionary(),
+                                            pikepdf.Dictionary(EarlyChange=0)])
+        assert bytes(stream.read_bytes()) == plain
+        assert oversized(stream, MIB) == "inflates to more than"
         assert oversized(stream, len(plain)) is None
