@@ -256,7 +256,8 @@ def _detected(image: Any, sheet: Any, words: list[list[Glyph]], tried: set[str])
 
     if sheet is not None:
         found = ocr.detect_script(sheet_parts(sheet)[0].image)
-        if found is not None and found not in tried and _suits(sheet, found):
+        if found is not None and found not in tried \
+                and found in ocr.tesseract_info().languages and _suits(sheet, found):
             return found
     return ocr.detect_script(_osd_sample(image, sheet, words)) or "eng"
 

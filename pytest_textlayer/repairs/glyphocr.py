@@ -154,10 +154,12 @@ def read_page(
             if glyph.blank:
                 yield key, glyph, (" ", 100.0)
     key_of = {id(g): key for key, items in glyphs.items() for g in items}
-    # Read as its head and the rest (:func:`sheet_parts`), as choosing the language may have
-    # read the head already. One word at a time: words of the sheet are not neighbours on
-    # the page.
-    for part in sheet_parts(sheet):
+    # Choosing the language read the head of the sheet in this pack: the rest is read alone.
+    # One word at a time: words of the sheet are not neighbours on the page.
+    parts = sheet_parts(sheet)
+    if len(parts) > 1 and ocr.already_read(parts[0].image, lang, block=True) is None:
+        parts = (sheet,)
+    for part in parts:
         chars = part.to_page(ocr.recognise(part.image, lang, block=True))
         grouped = ocr_words(chars)
         for word in part.words:

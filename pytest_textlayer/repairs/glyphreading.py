@@ -98,7 +98,7 @@ def read_glyphs(
         # A right-to-left word it gives in reading order, right to left: turned, with the
         # glyphs left to right, each side goes the same way.
         if right_to_left(found):
-            word, found = sorted(word, key=lambda g: g.box[0] + g.box[2]), found[::-1]
+            word, found = sorted(word, key=lambda g: g.box[0] + g.box[2]), visual_order(found)
         for glyph, ch in zip(word, found, strict=True):
             done.add(id(glyph))
             if choices is not None:
@@ -126,6 +126,39 @@ def right_to_left(found: list[Any]) -> bool:
     kinds = [unicodedata.bidirectional(ch) for c in found for ch in c.text]
     letters = [k for k in kinds if k in ("L", "R", "AL")]
     return bool(letters) and 2 * sum(k != "L" for k in letters) > len(letters)
+
+
+#: Bidirectional classes that read left to right inside a right-to-left word: letters of a
+#: left-to-right script and digits; separators and terminators of numbers between them.
+_LTR, _NUMERIC_JOINERS = ("L", "EN", "AN"), ("ES", "CS", "ET")
+
+
+def visual_order(found: list[Any]) -> list[Any]:
+    """A right-to-left word's characters left to right on the page: Tesseract gives them in
+    reading order, right to left, except that digits and Latin letters inside the word
+    ("ה-50") read left to right; those runs are turned back."""
+    import unicodedata
+
+    turned = list(found)[::-1]
+    kinds = [unicodedata.bidirectional(c.text[:1]) if c.text else "" for c in turned]
+
+    def ltr(k: int) -> bool:
+        if kinds[k] in _LTR:
+            return True
+        return (kinds[k] in _NUMERIC_JOINERS and 0 < k < len(kinds) - 1
+                and kinds[k - 1] in _LTR and kinds[k + 1] in _LTR)
+
+    out: list[Any] = []
+    run: list[Any] = []
+    for k, ch in enumerate(turned):
+        if ltr(k):
+            run.append(ch)
+            continue
+        out.extend(reversed(run))
+        run = []
+        out.append(ch)
+    out.extend(reversed(run))
+    return out
 
 
 def _nearest_words(
@@ -173,11 +206,11 @@ def _pair_scaled(word: list[Glyph], found: list[Any]) -> list[tuple[Glyph, tuple
     """
     word = sorted(word, key=lambda g: g.box[0])
     # In Tesseract's order (its boxes drift and may cross), left to right on the page.
-    found = list(found)[::-1] if right_to_left(found) else list(found)
+    found = visual_order(found) if right_to_left(found) else list(found)
     if len(word) == len(found):
         return [(g, (c.text, c.conf)) for g, c in zip(word, found, strict=True)]
     gx0, gx1 = word[0].box[0], max(g.box[2] for g in word)
-    ox0, ox1 = found[0].box[0], max(c.box[2] for c in found)
+    ox0, ox1 = min(c.box[0] for c in found), max(c.box[2] for c in found)
     if gx1 <= gx0 or ox1 <= ox0:
         return []
     scale = (gx1 - gx0) / (ox1 - ox0)

@@ -332,11 +332,12 @@ def band_read(page: Any, lang: str) -> tuple[float, float, list[OcrChar]] | None
     return _BANDS.get((_digest(page), lang)) if _BANDS else None
 
 
-def already_read(image: Any, lang: str) -> list[OcrChar] | None:
+def already_read(image: Any, lang: str, *, block: bool = False) -> list[OcrChar] | None:
     """What :func:`recognise` read on this image in this language earlier, if it still knows."""
-    if not any(key[1] == lang for key in _READ):
+    kind = lang + ":block" if block else lang
+    if not any(key[1] == kind for key in _READ):
         return None  # nothing read in this language: no page's pixels to hash
-    found = _READ.get((_digest(image), lang))
+    found = _READ.get((_digest(image), kind))
     return None if found is None else list(found)
 
 

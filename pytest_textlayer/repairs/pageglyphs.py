@@ -111,11 +111,14 @@ def pdfium_glyphs(
 
     import pypdfium2.raw as raw
 
+    width, height = page.get_size()
+    if width <= 0 or height <= 0:  # a crop box outside the media box: nothing is shown
+        return PageGlyphs()
     textpage = page.get_textpage()
     # Points of the content's space to the render's pixels: PDFium renders the page turned
     # by its /Rotate and cut to its crop box (a landscape table set sideways on a portrait
     # page is upright there, as Tesseract must see it).
-    shown = page_to_top_left(page, *page.get_size())
+    shown = page_to_top_left(page, width, height)
     per_font: dict[str, list[_Char]] = {}
     buf = ctypes.create_string_buffer(512)
     drawn = 0

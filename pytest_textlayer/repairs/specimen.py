@@ -83,9 +83,11 @@ class Sheet:
         reading = [i for row in rows for i in sorted(row, key=lambda i: self.places[i][0])]
         total = sum(len(w) for w in self.words)
         head: list[int] = []
-        for i in reading[:-1]:
+        for n, i in enumerate(reading[:-1]):
             head.append(i)
-            if sum(len(self.words[k]) for k in head) >= share * total:
+            # A short word stays with the word after it, as build placed it to be read.
+            if sum(len(self.words[k]) for k in head) >= share * total \
+                    and not (len(self.words[i]) < SHORT_WORD and n + 2 < len(reading)):
                 break
         last_row = next(r for r, row in enumerate(rows) if head[-1] in row)
         row_bottom = max(self.places[i][3] for i in rows[last_row])

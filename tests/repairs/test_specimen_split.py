@@ -98,3 +98,34 @@ def test_a_reading_of_the_whole_page_counts_every_fonts_glyphs() -> None:
     glyphs.drawn = 900
     assert page_glyphs(glyphs) == 900
     assert page_glyphs({(1, 0): [Glyph(1, (0, 0, 1, 1), False)] * 30}) == 30
+
+
+def test_a_short_word_stays_with_the_word_after_it() -> None:
+    """build shows a word of one or two glyphs with its neighbour (alone it has no line to
+    take case or kind from): the head does not end between them."""
+    image = Image.new("L", (1200, 100), 255)
+    lengths = [4, 4, 1, 5, 5, 5]
+    words, places, x = [], [], 10.0
+    for n in lengths:
+        words.append([Glyph(i, (x + 20 * i, 30, x + 20 * i + 18, 60), False) for i in range(n)])
+        places.append((x, 30.0, x + 20 * n, 60.0, 0.0, 0.0))
+        x += 20 * n + 15
+    parts = specimen.Sheet(image, places, words).split(0.35)
+    assert parts is not None
+    assert [len(w) for w in parts[0].words] == [4, 4, 1, 5]
+
+
+def test_a_right_to_left_word_is_turned_but_its_numbers_are_not() -> None:
+    from types import SimpleNamespace
+
+    from pytest_textlayer.repairs.glyphreading import right_to_left, visual_order
+
+    def turned(text: str) -> str:
+        return "".join(c.text for c in visual_order([SimpleNamespace(text=t) for t in text]))
+
+    assert turned("שלום") == "םולש"
+    assert turned("ה-50") == "50-ה"
+    assert turned("ה-3.5") == "3.5-ה"
+    assert right_to_left([SimpleNamespace(text=t) for t in "ה-50"])
+    assert not right_to_left([SimpleNamespace(text=t) for t in "2024"])
+    assert not right_to_left([SimpleNamespace(text=t) for t in "word"])
