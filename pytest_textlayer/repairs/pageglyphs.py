@@ -38,6 +38,8 @@ class _Char:
     origin: tuple[float, float]
     #: The box was made from origins, not given by PDFium.
     cell: bool = False
+    #: The page object (a text object's handle) that draws it.
+    drawn_by: int = 0
 
 
 def _cells(chars: list[_Char]) -> list[_Char]:
@@ -148,6 +150,7 @@ def pdfium_glyphs(
                 blank,
                 bool(raw.FPDFText_HasUnicodeMapError(textpage, i)),
                 _scaled(shown.apply(ox.value, oy.value), scale),
+                drawn_by=ctypes.cast(obj, ctypes.c_void_p).value or 0,
             )
         )
     textpage.close()
@@ -168,9 +171,65 @@ def pdfium_glyphs(
             ]
         else:
             # PDFium shows an unmapped code as itself: the alignment pairs those too.
-            aligned = _align(usage, codes, chars, (blanks or {}).get(usage.key, set()))
+            empty = (blanks or {}).get(usage.key, set())
+            aligned = _align(usage, codes, chars, empty)
+            if len(aligned) < MIN_ALIGNED * len(codes):
+                aligned = _by_drawing(codes, chars, empty, _objects(page))
             if len(aligned) >= MIN_ALIGNED * len(codes):
                 out[usage.key] = aligned
+    return out
+
+
+def _objects(page: Any) -> dict[int, int]:
+    """The page's objects by handle, in drawing order."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    return {ctypes.cast(raw.FPDFPage_GetObject(page.raw, k), ctypes.c_void_p).value or 0: k
+            for k in range(raw.FPDFPage_CountObjects(page.raw))}
+
+
+def _by_drawing(codes: list[int], chars: list[_Char], blanks: Collection[int],
+                objects: Mapping[int, int]) -> list[Glyph]:
+    """Pair codes with PDFium's characters put back in drawing order, or nothing.
+
+    PDFium's text of right-to-left script comes in reading order, and a shaped
+    glyph (Arabic's lam-alef) comes as the letters it stands for; Chromium draws
+    the glyphs left to right, a text object or so each. In the order of the
+    objects that draw them, left to right within one, characters sharing an
+    origin are one glyph; without the blanks on both sides the counts then agree
+    or nothing is paired. A blank code goes between its neighbours, as in
+    :func:`_align`.
+    """
+    if not chars or any(c.drawn_by not in objects for c in chars):
+        return []
+    ordered = sorted(chars, key=lambda c: (objects[c.drawn_by], c.origin[0]))
+    glyphs: list[_Char] = []
+    for ch in ordered:
+        last = glyphs[-1] if glyphs else None
+        if last is not None and last.drawn_by == ch.drawn_by \
+                and abs(last.origin[0] - ch.origin[0]) < 0.01 \
+                and abs(last.origin[1] - ch.origin[1]) < 0.01:
+            continue  # one glyph PDFium gives as two letters
+        glyphs.append(ch)
+    inked = [c for c in glyphs if not c.blank]
+    if len(inked) != sum(1 for c in codes if c not in blanks):
+        return []
+    out: list[Glyph] = []
+    ink = iter(inked)
+    pending: list[int] = []
+    for code in codes:
+        if code in blanks:
+            pending.append(code)
+            continue
+        ch = next(ink)
+        if pending and out:
+            left, right = out[-1].box, ch.box
+            gap = (left[2], left[1], max(left[2], right[0]), left[3])
+            out.extend(Glyph(c, gap, True) for c in pending)
+        pending = []
+        out.append(Glyph(code, ch.box, False, ch.cell, ch.origin[1]))
     return out
 
 
