@@ -14,10 +14,11 @@ import difflib
 import io
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _notices import NOTICES, notice_page
-from _producers import CHROMIUM, norm, print_with_chromium
+from _producers import CHROMIUM, has_weasyprint, norm, print_with_chromium, print_with_weasyprint
 from _tesseract import packs, program_runs
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
@@ -52,11 +53,12 @@ def _severed(folder: Path, lang: str, font: str = "DejaVu Sans") -> tuple[Path, 
     return _printed_severed(notice_page(folder, lang, heading, body, font), lang)
 
 
-def _printed_severed(page: Path, lang: str) -> tuple[Path, str]:
-    """The HTML page printed by Chromium and severed: the broken PDF and its truth."""
+def _printed_severed(page: Path, lang: str, printer: Any = print_with_chromium
+                     ) -> tuple[Path, str]:
+    """The HTML page printed (by Chromium) and severed: the broken PDF and its truth."""
     folder = page.parent
     printed = folder / f"{lang}.orig.pdf"
-    assert print_with_chromium(page, printed)
+    assert printer(page, printed)
     variant = break_pdf(printed.read_bytes(), "sever")
     assert variant.applies and variant.broken_pages
     broken = folder / f"{lang}.pdf"
@@ -440,11 +442,19 @@ HEBREW = ("הודעה לתושבי הרובע הצפוני",
 
 
 @pytest.mark.skipif(not packs("heb"), reason="tesseract heb needed")
-def test_a_severed_right_to_left_page_reads_exactly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("printer", [
+    print_with_chromium,
+    pytest.param(print_with_weasyprint, marks=pytest.mark.skipif(
+        not has_weasyprint(), reason="weasyprint is not installed")),
+], ids=["chromium", "weasyprint"])
+def test_a_severed_right_to_left_page_reads_exactly(tmp_path: Path, printer: Any) -> None:
     """Hebrew, right to left: Tesseract gives a word's letters in reading order, right to
     left (but the digits of "כ-150" left to right), and the glyphs stand left to right on
-    the page; paired the same way round, the page comes back exactly, vector."""
-    broken, truth = _printed_severed(_right_to_left_notice(tmp_path, "he", *HEBREW), "he")
+    the page; paired the same way round, the page comes back exactly, vector. PDFium
+    gives WeasyPrint's lines in reading order too: its characters, as many as the codes,
+    are paired by alignment, not by position."""
+    broken, truth = _printed_severed(_right_to_left_notice(tmp_path, "he", *HEBREW), "he",
+                                     printer)
     out = tmp_path / "he.fixed.pdf"
     report = repair(broken, out)
     [done] = report.pages
