@@ -140,6 +140,17 @@ _NOT_LATIN = (
 _LATIN = frozenset(c for iso, c in TESSERACT_CODES.items() if iso not in _NOT_LATIN)
 
 
+#: Fewest letters of readable text that name the document's language. A severed Hebrew
+#: page of LibreOffice's whose italic phrase (19 glyphs) an order hypothesis read as
+#: something like Spanish had every other font read in Spanish; with less text than this,
+#: the glyphs' own reading decides (:func:`.glyphlang.choose_lang`).
+MIN_NAMING_LETTERS = 60
+
+
+def _letters(text: str) -> int:
+    return sum(1 for ch in text if ch.isalpha())
+
+
 def choose_lang(
     lang: str | None, readable_text: str, page_images: Iterator[Any], notes: list[str]
 ) -> tuple[str, str]:
@@ -156,7 +167,7 @@ def choose_lang(
         ocr.require(code)
         return code, "given"
     installed = ocr.tesseract_info().languages
-    if readable_text.strip():
+    if _letters(readable_text) >= MIN_NAMING_LETTERS:
         best = langmodel.best_language(readable_text)
         if best:
             codes = [ocr.TESSERACT_CODES.get(p) for p in best.split("+")]
