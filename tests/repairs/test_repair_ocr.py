@@ -230,3 +230,18 @@ def test_tounicode_with_holes_is_completed_from_the_glyphs(tmp_path: Path) -> No
     got = _words(_pdfium(dst)[0])
     assert len(set(got) & set(truth)) >= 0.85 * len(set(truth))  # a rare letter may stay open
     assert _render(dst) == _render(src)
+
+
+def test_a_few_readable_words_do_not_name_the_documents_language() -> None:
+    """Nineteen glyphs an order hypothesis read (a LibreOffice Hebrew page's italic phrase,
+    taken for Spanish) once named the language every other font was read in. Under
+    MIN_NAMING_LETTERS letters the readable text names nothing; a paragraph does."""
+    from pytest_textlayer.repairs.ocr_fallback import MIN_NAMING_LETTERS, choose_lang
+
+    short = "Sabes todo"
+    assert sum(c.isalpha() for c in short) < MIN_NAMING_LETTERS
+    assert choose_lang(None, short, iter(()), []) == ("eng", "default")
+    paragraph = ("Les livres déjà empruntés pourront être rendus au bibliobus, garé près de la "
+                 "piscine chaque mardi et vendredi.")
+    assert choose_lang(None, paragraph, iter(()), []) == (
+        "fra", "from the document's readable text")
