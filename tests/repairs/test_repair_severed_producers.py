@@ -113,6 +113,29 @@ def test_codes_numbered_in_order_of_first_use_are_not_read_as_ascii(tmp_path: Pa
     assert page.unmapped_glyphs == page.glyphs, page.evidence
 
 
+def test_no_glyph_order_is_tried_on_glyphs_numbered_in_order_of_first_use(
+        tmp_path: Path) -> None:
+    """LibreOffice numbers a subset's glyphs as the text first draws them: under any standard
+    order its letters would first appear in alphabetical order, so none is weighed (a short
+    italic phrase once passed as Spanish at offset +67). A browser's subset, glyph ids in
+    the font's own order, still gets its hypotheses."""
+    import pikepdf
+
+    from pytest_textlayer.repairs.fontusage import FontUsage, collect_fonts, gid_codes
+    from pytest_textlayer.repairs.ordermaps import numbered_by_first_use, order_hypotheses
+
+    data, _ = _produce(tmp_path, "libreoffice", "fr")
+    with pikepdf.open(io.BytesIO(_without_tounicode(data))) as pdf:
+        usages = [u for u in collect_fonts(pdf).values() if u.glyphs]
+        assert usages and all(numbered_by_first_use(u, gid_codes(u)) for u in usages)
+        assert all(order_hypotheses(u) == [] for u in usages)
+    browser = FontUsage((1, 0), None, "F", "Type0", 2,
+                        pages={0: [[36, 89, 76, 86, 3, 68, 88, 91, 75, 69]]})
+    assert not numbered_by_first_use(browser, {c: c for c in browser.codes()})
+    short = FontUsage((1, 0), None, "F", "TrueType", 1, pages={0: [[1, 2, 1, 3, 2, 4]]})
+    assert not numbered_by_first_use(short, {c: c for c in short.codes()})
+
+
 def test_the_sever_breaker_severs_libreoffice_subsets(tmp_path: Path) -> None:
     data, _ = _produce(tmp_path, "libreoffice", "fr")
     variant = break_pdf(data, "sever")
