@@ -145,6 +145,8 @@ _LATIN = frozenset(c for iso, c in TESSERACT_CODES.items() if iso not in _NOT_LA
 #: something like Spanish had every other font read in Spanish; with less text than this,
 #: the glyphs' own reading decides (:func:`.glyphlang.choose_lang`).
 MIN_NAMING_LETTERS = 60
+#: Fewest letters of readable text that confirm the language the document declares.
+MIN_AGREEING_LETTERS = 12
 
 
 def _letters(text: str) -> int:
@@ -152,12 +154,17 @@ def _letters(text: str) -> int:
 
 
 def choose_lang(
-    lang: str | None, readable_text: str, page_images: Iterator[Any], notes: list[str]
+    lang: str | None, readable_text: str, page_images: Iterator[Any], notes: list[str],
+    declared: str | None = None,
 ) -> tuple[str, str]:
     """Tesseract language and how it was chosen: given, from the text, from OSD, or eng.
 
     A language the user gives must be installed (MissingOCR otherwise); a
     detected one may stand in with an installed pack of its script, noted.
+    Readable text shorter than :data:`MIN_NAMING_LETTERS` names the language
+    only when it is the one the document declares (``declared``, an installed
+    pack): two weak witnesses that agree (a browser's heading and its page's
+    ``lang``).
     """
     from ..lang import langmodel
     from . import ocr
@@ -167,7 +174,12 @@ def choose_lang(
         ocr.require(code)
         return code, "given"
     installed = ocr.tesseract_info().languages
-    if _letters(readable_text) >= MIN_NAMING_LETTERS:
+    letters = _letters(readable_text)
+    if declared and MIN_AGREEING_LETTERS <= letters < MIN_NAMING_LETTERS:
+        named = langmodel.best_language(readable_text) or ""
+        if ocr.TESSERACT_CODES.get(named.split("+")[0]) == declared:
+            return declared, "from the document's readable text and declared language"
+    if letters >= MIN_NAMING_LETTERS:
         best = langmodel.best_language(readable_text)
         if best:
             codes = [ocr.TESSERACT_CODES.get(p) for p in best.split("+")]

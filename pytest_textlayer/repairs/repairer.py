@@ -151,10 +151,11 @@ def _repair_open(
                 + [p.usage.text(p.mapping) for p in plans if p.mapping]
             )
             pages = sorted({i for p in open_plans for i in p.usage.pages})
-            tess_lang, how = choose_lang(lang, readable, iter(()), notes)
+            declared = glyphlang.declared_pack(pdf)
+            tess_lang, how = choose_lang(lang, readable, iter(()), notes, declared)
             if how == "default":  # nothing names it: glyph OCR's first pass, else the page's
                 tess_lang, how = glyphlang.choose_lang(
-                    data, [p.usage for p in open_plans], declared=glyphlang.declared_pack(pdf)
+                    data, [p.usage for p in open_plans], declared=declared
                 ) or choose_lang(lang, readable, page_images(data, pages[:1]), notes)
             ocr_desc = ocrlib.describe(info, tess_lang, how, glyphs=True)
             found = glyphocr.from_glyphs(data, [p.usage for p in open_plans], tess_lang)

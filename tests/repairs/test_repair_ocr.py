@@ -235,7 +235,8 @@ def test_tounicode_with_holes_is_completed_from_the_glyphs(tmp_path: Path) -> No
 def test_a_few_readable_words_do_not_name_the_documents_language() -> None:
     """Nineteen glyphs an order hypothesis read (a LibreOffice Hebrew page's italic phrase,
     taken for Spanish) once named the language every other font was read in. Under
-    MIN_NAMING_LETTERS letters the readable text names nothing; a paragraph does."""
+    MIN_NAMING_LETTERS letters the readable text names nothing, unless it is the language
+    the document declares; a paragraph does."""
     from pytest_textlayer.repairs.ocr_fallback import MIN_NAMING_LETTERS, choose_lang
 
     short = "Sabes todo"
@@ -245,3 +246,8 @@ def test_a_few_readable_words_do_not_name_the_documents_language() -> None:
                  "piscine chaque mardi et vendredi.")
     assert choose_lang(None, paragraph, iter(()), []) == (
         "fra", "from the document's readable text")
+    # A heading confirms the language the document declares; it never names another.
+    heading = "Avis aux habitants du quartier nord"
+    assert choose_lang(None, heading, iter(()), [], "fra") == (
+        "fra", "from the document's readable text and declared language")
+    assert choose_lang(None, heading, iter(()), [], "eng") == ("eng", "default")
