@@ -54,22 +54,21 @@ def choose_lang(
     first pass: (pack, how it was chosen), or None when no page's glyphs can be read.
 
     The first page that draws the fonts is rendered as :func:`.glyphocr.from_glyphs`
-    renders it and its specimen sheet is built (:mod:`.specimen`); Tesseract's
-    script detection looks at the sheet, not at the page, the sheet is read in
-    the script's default pack,
-    and the letter-pair model names the language from the document's text
-    under the codes that reading gives. When the votes of that reading agree
-    on fewer than :data:`MIN_AGREED` of the codes, the script was wrong: the
-    sheet is read in each other script's pack and the reading whose votes
-    agree most is kept. When that is the script's pack, glyph
-    OCR finds the sheet already read (:func:`.ocr.recognise` keeps it), so the
-    language costs one small script detection and no reading of its own.
-
-    A document that declares its language (``declared``, a Tesseract pack:
-    :func:`declared_pack`) is read in that pack first, and script detection
-    runs only when the votes of that reading disagree: Tesseract's script
-    detection costs as much CPU as reading the sheet, and a browser's
-    declaration is the page's own ``lang``.
+    renders it and its specimen sheet is built (:mod:`.specimen`). The sheet's
+    head (its first words) is looked at first: a language the document
+    declares (``declared``, a Tesseract pack: :func:`declared_pack`) must read
+    it with confidence (:func:`_suits`), else script detection names the
+    script, on the head when its pack suits the head, else on the whole sheet
+    (:func:`_detected`); a head that reads as another language of the script
+    moves the reading to that language's pack (:func:`_head_language`). The
+    sheet is read in the pack chosen (its head is read already), and the
+    letter-pair model names the language from the document's text under the
+    codes that reading gives. When the votes of that reading agree on fewer
+    than :data:`MIN_AGREED` of the codes, the script was wrong: script
+    detection runs after all for a declared pack, then each other script's pack
+    reads the sheet and the reading whose votes agree most is kept. When the
+    language named is the pack read in, glyph OCR finds the sheet already read
+    (:func:`.ocr.recognise` keeps it).
     """
     import pypdfium2
 
