@@ -233,7 +233,7 @@ def _head_language(sheet: Any, pack: str) -> str:
     if not judged.passes or other is None or other == pack \
             or other not in ocr.tesseract_info().languages:
         return pack
-    own = {v: k for k, v in ocr.TESSERACT_CODES.items()}.get(pack)
+    own = ocr.iso_code(pack)
     if own is not None and judged.score - langmodel.judge(text, lang=own).score < HEAD_MARGIN:
         # A few words in the pack's own language fit a neighbour almost as well (Russian
         # and Bulgarian): the whole text decides.

@@ -224,8 +224,7 @@ def from_glyphs(
 
     model = langmodel.reference_model()
     # The letter-pair model names languages by ISO code; Tesseract's first pack decides.
-    iso = {v: k for k, v in ocr.TESSERACT_CODES.items()}
-    model_lang = iso.get(lang.split("+")[0]) if "+" not in lang else None
+    model_lang = ocr.iso_code(lang) if "+" not in lang else None
 
     wanted = list(usages)
     blanks = {u.key: blank_codes(u) for u in wanted}

@@ -86,6 +86,16 @@ TESSERACT_CODES: dict[str, str] = {
     "ja": "jpn",
     "ko": "kor",
 }
+#: Tesseract pack -> the ISO 639-1 code the letter-pair model names its language by (the
+#: last of several: "nor" -> "nb").
+_ISO_CODES = {pack: iso for iso, pack in TESSERACT_CODES.items()}
+
+
+def iso_code(pack: str) -> str | None:
+    """The letter-pair model's name for the language of a Tesseract pack, or None."""
+    return _ISO_CODES.get(pack)
+
+
 #: Script Tesseract's OSD reports -> the language pack that reads it best by default.
 SCRIPT_LANG = {
     "Latin": "eng",

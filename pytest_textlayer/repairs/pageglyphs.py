@@ -161,10 +161,7 @@ def pdfium_glyphs(
         chars = _cells(found)
         codes = [c for run in usage.pages.get(page_index, []) for c in run]
         if len(codes) == len(chars) and not _out_of_step(codes, chars):
-            out[usage.key] = [
-                Glyph(code, c.box, c.blank, c.cell, c.origin[1])
-                for code, c in zip(codes, chars, strict=True)
-            ]
+            out[usage.key] = _by_position(codes, chars)
         elif all(c.error for c in chars) and not (blanks or {}).get(usage.key):
             out[usage.key] = [
                 Glyph(c.unicode, c.box, c.blank, c.cell, c.origin[1]) for c in chars
@@ -178,11 +175,20 @@ def pdfium_glyphs(
             if len(aligned) >= MIN_ALIGNED * len(codes):
                 out[usage.key] = aligned
             elif len(codes) == len(chars):  # out of step, but nothing pairs better
-                out[usage.key] = [
-                    Glyph(code, c.box, c.blank, c.cell, c.origin[1])
-                    for code, c in zip(codes, chars, strict=True)
-                ]
+                out[usage.key] = _by_position(codes, chars)
     return out
+
+
+def _by_position(codes: list[int], chars: list[_Char]) -> list[Glyph]:
+    """Each code with the character PDFium gives in its place, as many of one as the other."""
+    return [Glyph(code, c.box, c.blank, c.cell, c.origin[1])
+            for code, c in zip(codes, chars, strict=True)]
+
+
+def _between(left: Glyph, right: _Char, blanks: Iterable[int]) -> list[Glyph]:
+    """Blank glyphs PDFium left out, put in the gap on the line between two it shows."""
+    gap = (left.box[2], left.box[1], max(left.box[2], right.box[0]), left.box[3])
+    return [Glyph(c, gap, True) for c in blanks]
 
 
 def _out_of_step(codes: list[int], chars: list[_Char]) -> bool:
@@ -241,9 +247,7 @@ def _by_drawing(codes: list[int], chars: list[_Char], blanks: Collection[int],
             continue
         ch = next(ink)
         if pending and out:
-            left, right = out[-1].box, ch.box
-            gap = (left[2], left[1], max(left[2], right[0]), left[3])
-            out.extend(Glyph(c, gap, True) for c in pending)
+            out.extend(_between(out[-1], ch, pending))
         pending = []
         out.append(Glyph(code, ch.box, False, ch.cell, ch.origin[1]))
     return out
@@ -287,9 +291,7 @@ def _align(
     done = 0  # codes before this index are placed
     for a, b, size in matcher.get_matching_blocks():
         if out and a > done and b < len(chars):
-            left, right = out[-1].box, chars[b].box
-            gap = (left[2], left[1], max(left[2], right[0]), left[3])
-            out.extend(Glyph(c, gap, True) for c in codes[done:a] if c in blanks)
+            out.extend(_between(out[-1], chars[b], (c for c in codes[done:a] if c in blanks)))
         for k in range(size):
             ch = chars[b + k]
             out.append(Glyph(codes[a + k], ch.box, ch.blank, ch.cell, ch.origin[1]))
