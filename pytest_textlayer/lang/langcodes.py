@@ -23,6 +23,12 @@ _ISO3 = {
 }
 
 
+def reference_code(pack: str) -> str | None:
+    """The reference's code for the language a Tesseract pack reads (``nor`` -> ``no``), or
+    None."""
+    return _ISO3.get(pack)
+
+
 def lang_matches(model_lang: str, wanted: str) -> bool:
     """`fr`, `fra`, `zh` (any Chinese), `zh-cn`, `fra+eng` all name reference languages."""
     for part in wanted.lower().replace("_", "-").split("+"):

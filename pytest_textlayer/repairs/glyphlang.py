@@ -38,8 +38,7 @@ def declared_pack(pdf: Any) -> str | None:
         text = str(value) if value is not None else ""
     except Exception:  # noqa: BLE001 - a damaged catalog declares nothing
         return None
-    iso = text.strip().replace("_", "-").split("-")[0].lower()
-    pack = ocr.TESSERACT_CODES.get(iso)
+    pack = ocr.pack_of(text)
     try:
         installed = ocr.tesseract_info().languages
     except Exception:  # noqa: BLE001 - no Tesseract: nothing to read in anyway
@@ -131,7 +130,7 @@ def choose_lang(
                         agreed = _agreed(readings, wanted)
             remember_first_pass(data, index, dpi, script, readings, alternatives, image, glyphs)
             best = langmodel.best_language(text)
-            found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
+            found = ocr.pack_of((best or "").split("+")[0])
             if found and found in ocr.tesseract_info().languages:
                 return found, "from glyph OCR's first pass"
             return script, "from Tesseract's script detection"
@@ -229,7 +228,7 @@ def _head_language(sheet: Any, pack: str) -> str:
 
     text = ocr.chars_text(_head(sheet, pack))
     judged = langmodel.judge(text)
-    other = ocr.TESSERACT_CODES.get((judged.lang or "").split("+")[0])
+    other = ocr.pack_of((judged.lang or "").split("+")[0])
     if not judged.passes or other is None or other == pack \
             or other not in ocr.tesseract_info().languages:
         return pack

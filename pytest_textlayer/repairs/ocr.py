@@ -86,14 +86,31 @@ TESSERACT_CODES: dict[str, str] = {
     "ja": "jpn",
     "ko": "kor",
 }
-#: Tesseract pack -> the ISO 639-1 code the letter-pair model names its language by (the
-#: last of several: "nor" -> "nb").
-_ISO_CODES = {pack: iso for iso, pack in TESSERACT_CODES.items()}
+#: Chinese subtags (BCP 47 script or region) -> the pack of the characters written there.
+_CHINESE = {"hans": "chi_sim", "cn": "chi_sim", "sg": "chi_sim",
+            "hant": "chi_tra", "tw": "chi_tra", "hk": "chi_tra", "mo": "chi_tra"}
+
+
+def pack_of(tag: str) -> str | None:
+    """The Tesseract pack of a language tag, or None for a language it has no pack for.
+
+    Tags come from a catalog's /Lang (``ru-RU``, ``zh-Hant-TW``), a user or the
+    letter-pair model (``zh-cn``, ``zh-tw``). Only Chinese needs its subtags:
+    its two packs read different characters, and a Traditional text read in
+    ``chi_sim`` comes back as other characters.
+    """
+    parts = tag.strip().replace("_", "-").lower().split("-")
+    if parts[0] in ("zh", "zho", "chi"):
+        return next((_CHINESE[p] for p in parts[1:] if p in _CHINESE), "chi_sim")
+    return TESSERACT_CODES.get(parts[0])
 
 
 def iso_code(pack: str) -> str | None:
-    """The letter-pair model's name for the language of a Tesseract pack, or None."""
-    return _ISO_CODES.get(pack)
+    """The letter-pair model's name for the language of a Tesseract pack (``nor`` -> ``no``,
+    ``chi_tra`` -> ``zh-tw``), or None."""
+    from ..lang.langcodes import reference_code
+
+    return reference_code(pack)
 
 
 #: Script Tesseract's OSD reports -> the language pack that reads it best by default.
@@ -161,7 +178,7 @@ def tesseract_lang(code: str) -> str:
     parts = [p.strip().lower() for p in code.split("+") if p.strip()]
     if not parts:
         raise ValueError(f"empty language code {code!r}")
-    return "+".join(TESSERACT_CODES.get(p, p) for p in parts)
+    return "+".join(pack_of(p) or p for p in parts)
 
 
 def require(lang: str) -> TesseractInfo:

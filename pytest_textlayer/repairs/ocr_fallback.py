@@ -177,12 +177,12 @@ def choose_lang(
     letters = _letters(readable_text)
     if declared and MIN_AGREEING_LETTERS <= letters < MIN_NAMING_LETTERS:
         named = langmodel.best_language(readable_text) or ""
-        if ocr.TESSERACT_CODES.get(named.split("+")[0]) == declared:
+        if ocr.pack_of(named.split("+")[0]) == declared:
             return declared, "from the document's readable text and declared language"
     if letters >= MIN_NAMING_LETTERS:
         best = langmodel.best_language(readable_text)
         if best:
-            codes = [ocr.TESSERACT_CODES.get(p) for p in best.split("+")]
+            codes = [ocr.pack_of(p) for p in best.split("+")]
             known = [c for c in codes if c]
             if known:
                 code, note = _installed_or_fallback("+".join(dict.fromkeys(known)), installed)
@@ -198,7 +198,7 @@ def choose_lang(
         chars = ocr.recognise(image, script)
         ocr.remember_band(page, script, top, top + image.height, chars)
         best = langmodel.best_language(ocr.chars_text(chars))
-        found = ocr.TESSERACT_CODES.get((best or "").split("+")[0])
+        found = ocr.pack_of((best or "").split("+")[0])
         if found and found in installed:
             return found, "from a first OCR pass of the page"
         return script, "from Tesseract's script detection"

@@ -160,6 +160,35 @@ def test_missing_language_pack_names_the_debian_package() -> None:
     assert info.value.exit_code == ExitCode.MISSING_OCR
     assert ocr.tesseract_lang("fr") == "fra" and ocr.tesseract_lang("de+en") == "deu+eng"
     assert ocr.tesseract_lang("fra") == "fra"
+    assert ocr.tesseract_lang("zh-tw") == "chi_tra" and ocr.tesseract_lang("zh-cn") == "chi_sim"
+
+
+@pytest.mark.parametrize(("text", "pack"), [
+    ("中華民國憲法規定，國家應保障人民之自由與權利。這個國家的經濟發展與教育制度，"
+     "歷經數十年的變遷，已經成為亞洲重要的經濟體之一。我們應該關心環境問題，"
+     "並且努力維護臺灣的自然資源與文化傳統。", "chi_tra"),
+    ("中华人民共和国宪法规定，国家应保障人民的自由与权利。这个国家的经济发展与教育制度，"
+     "经历数十年的变迁，已经成为亚洲重要的经济体之一。我们应该关心环境问题，"
+     "并且努力维护自然资源与文化传统。", "chi_sim"),
+], ids=["traditional", "simplified"])
+def test_readable_chinese_text_names_the_pack_of_its_characters(text: str, pack: str) -> None:
+    """The letter-pair model names Chinese by its characters (``zh-tw``, ``zh-cn``): each
+    names the pack that reads those characters, not none."""
+    from pytest_textlayer.repairs.ocr_fallback import choose_lang
+
+    assert choose_lang(None, text, iter(()), []) == (pack, "from the document's readable text")
+
+
+def test_every_pack_names_its_language_as_the_reference_does() -> None:
+    """The model's name for a pack's language is one it knows (Norwegian is ``no``, not
+    ``nb``), or none for a language it has no reference of."""
+    from pytest_textlayer.lang.langmodel import reference_model
+
+    known = reference_model().languages
+    for pack in set(ocr.TESSERACT_CODES.values()) | {"chi_tra"}:
+        code = ocr.iso_code(pack)
+        assert code is None or code in known, (pack, code)
+        assert code is None or ocr.pack_of(code) == pack, (pack, code)
 
 
 def test_probe_reports_version_and_languages() -> None:

@@ -186,7 +186,9 @@ def test_a_greek_serif_page_is_read_in_greek(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("declared", "pack"), [
-    ("fr-FR", "fra"), ("ru", "rus"), ("EL_gr", "ell"), ("x-klingon", None), ("", None), (None, None)
+    ("fr-FR", "fra"), ("ru", "rus"), ("EL_gr", "ell"), ("x-klingon", None), ("", None),
+    (None, None), ("zh-TW", "chi_tra"), ("zh-Hant-HK", "chi_tra"), ("zh-Hans-HK", "chi_sim"),
+    ("zh-CN", "chi_sim"), ("zh", "chi_sim"), ("nb-NO", "nor"),
 ])
 def test_the_declared_language_is_read_as_a_tesseract_pack(
         declared: str | None, pack: str | None) -> None:
