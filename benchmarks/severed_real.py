@@ -3,7 +3,8 @@
 
     python benchmarks/severed_real.py [--quick] [--producers chromium,weasyprint]
                                       [--languages fr,ru] [--fonts "DejaVu Sans"]
-                                      [--given-lang] [--no-ocrmypdf] [--json FILE] [--keep DIR]
+                                      [--repeat N] [--given-lang] [--no-ocrmypdf]
+                                      [--json FILE] [--keep DIR]
 
 A short notice (heading in bold, two paragraphs, a phrase in italics;
 ``severed_texts.py``) per language and font on an A5 page, made by each
@@ -43,7 +44,10 @@ at installed fonts, so having them installed does not help it. Everything is
 written to a temporary folder. A default run (4 producers, 11 languages, 3
 fonts) takes about 7 minutes on two cores, three or four times that when
 other work shares them; ``--quick`` 3 languages, 2 fonts, about a minute.
-Hebrew and Arabic (``he``, ``ar``: pages set right to left) run when named,
+``--repeat N`` sets the two paragraphs N times: documents of two or three
+pages (N = 5), whose later pages draw the codes the first has shown, as a
+real document's later pages do. Hebrew and Arabic (``he``, ``ar``: pages
+set right to left) run when named,
 ``--languages he,ar``: they are the issue's stretch, measured apart from the
 targets.
 """
@@ -109,7 +113,7 @@ class Doc:
     error: str | None = None
 
 
-def page_html(lang: str, font: str) -> str:
+def page_html(lang: str, font: str, repeat: int = 1) -> str:
     heading, first, second = TEXTS[lang]
     direction = ' dir="rtl"' if lang in RIGHT_TO_LEFT else ""
 
@@ -122,7 +126,8 @@ def page_html(lang: str, font: str) -> str:
         "@page { size: A5; margin: 18mm 16mm; }"
         f"body {{ font-family: '{font}'; font-size: 11pt; line-height: 1.4; }}"
         "h1 { font-size: 15pt; }</style></head><body>"
-        f"<h1>{html.escape(heading)}</h1><p>{para(first)}</p><p>{para(second)}</p>"
+        f"<h1>{html.escape(heading)}</h1>"
+        + f"<p>{para(first)}</p><p>{para(second)}</p>" * repeat +
         "</body></html>"
     )
 
@@ -142,7 +147,7 @@ def installed_producers() -> list[str]:
     return [p for p in PRODUCERS if have[p]]
 
 
-def produce(folder: Path, producer: str, lang: str, font: str, stem: str
+def produce(folder: Path, producer: str, lang: str, font: str, stem: str, repeat: int = 1
             ) -> tuple[Path, Path] | None:
     """The unbroken PDF of one notice by ``producer``, and the PDF whose text is the truth
     (None: the producer wrote nothing).
@@ -163,11 +168,11 @@ def produce(folder: Path, producer: str, lang: str, font: str, stem: str
     if producer == "libreoffice":
         heading, first, second = TEXTS[lang]
         source = folder / f"{stem}.fodt"
-        source.write_text(fodt(lang, font, heading, [first, second],
+        source.write_text(fodt(lang, font, heading, [first, second] * repeat,
                                rtl=lang in RIGHT_TO_LEFT), encoding="utf-8")
         return (printed, printed) if print_with_libreoffice(source, printed) else None
     page = folder / f"{stem}.html"
-    page.write_text(page_html(lang, font), encoding="utf-8")
+    page.write_text(page_html(lang, font, repeat), encoding="utf-8")
     if producer == "weasyprint":
         return (printed, printed) if print_with_weasyprint(page, printed) else None
     if producer == "ghostscript":
@@ -178,14 +183,15 @@ def produce(folder: Path, producer: str, lang: str, font: str, stem: str
     return (printed, printed) if print_with_chromium(page, printed) else None
 
 
-def make(folder: Path, producer: str, lang: str, font: str
+def make(folder: Path, producer: str, lang: str, font: str, repeat: int = 1
          ) -> tuple[Path, tuple[str, ...], list[str]] | None:
     """Produce, sever; the broken file, the original's text per page, and what the breaker did
     to each font (None: nothing broke)."""
     from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
 
-    stem = f"{producer}-{lang}-{re.sub(r'[^a-z]+', '-', font.lower())}"
-    made = produce(folder, producer, lang, font, stem)
+    stem = f"{producer}-{lang}-{re.sub(r'[^a-z]+', '-', font.lower())}" \
+        + (f"-x{repeat}" if repeat > 1 else "")
+    made = produce(folder, producer, lang, font, stem, repeat)
     if made is None:
         return None
     printed, source = made
@@ -324,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated (default: the 11 left-to-right ones; he, ar"
                              " when named)")
     parser.add_argument("--fonts", default="", help="comma-separated font families")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="the two paragraphs N times: documents of several pages, whose"
+                             " later pages draw codes the first has shown (default 1)")
     parser.add_argument("--given-lang", action="store_true", help="pass --lang to the repair")
     parser.add_argument("--no-ocrmypdf", action="store_true")
     parser.add_argument("--json", default="")
@@ -356,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         for producer in producers:
             for lang in langs:
                 for font in fonts:
-                    made = make(folder, producer, lang, font)
+                    made = make(folder, producer, lang, font, args.repeat)
                     if made is None:
                         print(f"{producer} {lang} {font}: nothing to sever", flush=True)
                         continue

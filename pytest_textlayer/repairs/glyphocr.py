@@ -100,11 +100,7 @@ def read_page(
         for word in glyph_words(items):
             words.append(word)
             codes.append([(key, g.code) for g in word])
-    have = {
-        (key, code): sum(1 for _, conf in seen if conf > FALLBACK_CONF)
-        for key, by_code in readings.items()
-        for code, seen in by_code.items()
-    }
+    have = confident_readings(readings)
     band = ocr.band_read(image, lang)
     if band is not None:
         # Choosing the language read the top of this page in this language: its words are
@@ -127,15 +123,18 @@ def read_page(
     total = page_glyphs(glyphs)
     # Choosing the language may have read this page whole already: that costs nothing more.
     done = ocr.already_read(image, lang)
-    sheet = None if done is not None else specimen.build(image, words, codes, total, have)
-    if sheet is None and band is not None:
+    # Earlier pages (or the band) may have read every code drawn here as often as a sheet
+    # would show it: then neither a sheet nor the whole page is read.
+    wanted = bool(specimen.wanting(Counter(c for w in codes for c in w), have))
+    sheet = specimen.build(image, words, codes, total, have) if wanted and done is None else None
+    if sheet is None and (band is not None or (done is None and not wanted)):
         # The band's words are read; the rest of the page only when still wanted.
         key_of = {id(g): key for key, items in glyphs.items() for g in items}
         for key, items in glyphs.items():
             for glyph in items:
                 if glyph.blank:
                     yield key, glyph, (" ", 100.0)
-        if specimen.choose(codes, have):
+        if wanted:
             chars = ocr.recognise(image, lang)
             grouped = ocr_words(chars)
             for word in words:
@@ -166,6 +165,18 @@ def read_page(
             key = key_of[id(word[0])]
             for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
                 yield key, glyph, got
+
+
+def confident_readings(
+    readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
+) -> dict[tuple[tuple[int, int], int], int]:
+    """Per (font, code), the readings Tesseract was confident of: those a sheet counts as
+    had (:func:`.specimen.wanting`)."""
+    return {
+        (key, code): sum(1 for _, conf in seen if conf > FALLBACK_CONF)
+        for key, by_code in readings.items()
+        for code, seen in by_code.items()
+    }
 
 
 def page_glyphs(glyphs: Mapping[tuple[int, int], list[Glyph]]) -> int:
@@ -218,7 +229,7 @@ def from_glyphs(
     import pypdfium2
 
     from ..lang import langmodel
-    from . import ocr
+    from . import ocr, specimen
     from .blankglyphs import blank_codes
     from .glyphsettle import settle, split_twins
 
@@ -254,9 +265,12 @@ def from_glyphs(
             if all(
                 _settled(readings[k].get(c, [])) or looked.get((k, c), 0) >= SETTLED_VOTES
                 for k, c in drawn
-            ):
-                # Every code here is read often enough, or was looked at on enough pages
-                # that more would not help: save an OCR run.
+            ) or not specimen.wanting(Counter(
+                (u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run
+                if c not in blanks[u.key]), confident_readings(readings)):
+                # Every code here is read often enough, or as often as a sheet would show it
+                # (:mod:`.specimen`), or was looked at on enough pages that more would not
+                # help: the page is not even rendered.
                 continue
             if first is not None and first[3] is not None:
                 # Read in another language while choosing it: the render and the glyph boxes

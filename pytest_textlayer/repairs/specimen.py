@@ -120,6 +120,12 @@ class Sheet:
         return out
 
 
+def wanting(drawn: Mapping[Hashable, int], have: Mapping[Any, int]) -> dict[Hashable, int]:
+    """Readings each code drawn (``drawn`` times) still wants: :data:`TARGET`, or as many as
+    it is drawn, less the readings it ``have`` already; codes that want none are left out."""
+    return {c: want for c, n in drawn.items() if (want := min(TARGET, n) - have.get(c, 0)) > 0}
+
+
 def choose(words: Sequence[Sequence[Hashable]], have: Mapping[Any, int]) -> list[int]:
     """Indices of words that together show every code :data:`TARGET` times (or all it has).
 
@@ -128,8 +134,7 @@ def choose(words: Sequence[Sequence[Hashable]], have: Mapping[Any, int]) -> list
     word adding the most still-needed occurrences per glyph first, so short
     words with rare letters come before long common ones.
     """
-    drawn: Counter[Hashable] = Counter(c for w in words for c in w)
-    need = {c: max(0, min(TARGET, n) - have.get(c, 0)) for c, n in drawn.items()}
+    need = wanting(Counter(c for w in words for c in w), have)
     chosen: list[int] = []
     left = range(len(words))
 

@@ -321,6 +321,28 @@ def test_a_declaration_the_head_of_the_sheet_refutes_costs_no_reading_of_the_she
     assert norm(poppler_pages(out.read_bytes())[0]) == truth
 
 
+def test_pages_whose_codes_earlier_pages_read_are_not_read_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document's later pages draw the codes its first has shown: once every code has
+    the readings a sheet would give it, a page is neither read on a sheet nor read whole,
+    and its text is still exact."""
+    reads = _tesseract_runs(monkeypatch)
+    heading, body = TEXTS["fr"]
+    page = notice_page(tmp_path, "fr", heading, " ".join([body.replace("*", "")] * 16))
+    printed = tmp_path / "fr.orig.pdf"
+    assert print_with_chromium(page, printed)
+    variant = break_pdf(printed.read_bytes(), "sever")
+    broken = tmp_path / "fr.pdf"
+    broken.write_bytes(variant.pdf)
+    out = tmp_path / "fr.fixed.pdf"
+    report = repair(broken, out)
+    assert len(report.pages) >= 2 and all(p.action == "tounicode" for p in report.pages)
+    got = poppler_pages(out.read_bytes())
+    assert [norm(t) for t in got] == [norm(t) for t in variant.truth]
+    # The first page's sheet only: no picture as high as a third of a page at 300 dpi.
+    assert reads and all(height < 1000 for _, _, height in reads), reads
+
+
 _DROID = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #: Prose in scripts the notices do not have: (text, font, words as typeset).
