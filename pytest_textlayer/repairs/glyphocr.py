@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .fontusage import FontUsage
-from .glyphreading import FALLBACK_CONF, ocr_words, read_glyphs
+from .glyphreading import FALLBACK_CONF, ocr_words, one_to_one, read_glyphs
 from .pageglyphs import (
     Glyph,
     PageGlyphs,
@@ -158,12 +158,22 @@ def read_page(
     parts = sheet_parts(sheet)
     if len(parts) > 1 and ocr.already_read(parts[0].image, lang, block=True) is None:
         parts = (sheet,)
+    # What codes were read as, one to one, so far: words whose letters outnumber their
+    # glyphs (a ligature) are cut by it, so they are read after the others of their part.
+    alone = {key: {code: Counter(t for t, conf in seen if conf > FALLBACK_CONF)
+                   for code, seen in by_code.items()} for key, by_code in readings.items()}
     for part in parts:
         chars = part.to_page(ocr.recognise(part.image, lang, block=True))
         grouped = ocr_words(chars)
-        for word in part.words:
+        later = {id(w) for w in part.words if one_to_one(w, grouped) is None}
+        for word in sorted(part.words, key=lambda w: id(w) in later):
             key = key_of[id(word[0])]
-            for glyph, got in read_glyphs(word, chars, alternatives[key], grouped):
+            tally = alone.setdefault(key, {})
+            known = {c: t.most_common(1)[0][0] for c, t in tally.items() if t} \
+                if id(word) in later else None
+            for glyph, got in read_glyphs(word, chars, alternatives[key], grouped, known):
+                if got[1] > FALLBACK_CONF:
+                    tally.setdefault(glyph.code, Counter())[got[0]] += 1
                 yield key, glyph, got
 
 

@@ -9,7 +9,7 @@ a code alone. The voting over these readings is :mod:`.glyphocr`'s.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .pageglyphs import Glyph, glyph_words
@@ -46,9 +46,20 @@ def ocr_words(chars: list[Any]) -> OcrWords:
     return words, {w: union(c.box for c in cs) for w, cs in words.items()}
 
 
+def one_to_one(word: list[Glyph], grouped: OcrWords) -> list[Any] | None:
+    """The recognised word a glyph word pairs with letter for letter: the one its box
+    overlaps most, when that is by half and it has as many letters; else None."""
+    words, boxes = grouped
+    box = union(g.box for g in word)
+    best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
+    if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
+        return list(words[best])
+    return None
+
+
 def read_glyphs(
     items: list[Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None,
-    grouped: OcrWords | None = None,
+    grouped: OcrWords | None = None, known: Mapping[int, str] | None = None,
 ) -> Iterator[tuple[Glyph, tuple[str, float]]]:
     """Pair glyphs with what Tesseract read there.
 
@@ -66,7 +77,8 @@ def read_glyphs(
 
     ``choices`` collects, per code, the confidence Tesseract gave each of its
     candidates for the letters paired in order (see :func:`.glyphsettle.split_twins`).
-    ``grouped`` is :func:`ocr_words` of ``chars``, when the caller made it already.
+    ``grouped`` is :func:`ocr_words` of ``chars``, when the caller made it already;
+    ``known``, what codes were read as, one to one, in other words (:func:`_runs`).
     """
     words, boxes = grouped if grouped is not None else ocr_words(chars)
     done: set[int] = set()
@@ -77,10 +89,9 @@ def read_glyphs(
     gwords = list(glyph_words(items))
     pairs: list[tuple[list[Glyph], list[Any]]] = []
     for word in gwords:
-        box = union(g.box for g in word)
-        best = max(boxes, key=lambda w: _iou(box, boxes[w]), default=None)
-        if best is not None and _iou(box, boxes[best]) >= 0.5 and len(words[best]) == len(word):
-            pairs.append((word, words[best]))
+        found = one_to_one(word, (words, boxes))
+        if found is not None:
+            pairs.append((word, found))
     for w, box in boxes.items():
         inside = [
             g
@@ -91,6 +102,8 @@ def read_glyphs(
         ]
         if inside and len(inside) == len(words[w]):
             pairs.append((sorted(inside, key=lambda g: g.box[0]), words[w]))
+    # What each code was read as where glyphs and letters pair one to one.
+    alone: dict[int, Counter[str]] = {}
     for word, found in pairs:
         if any(id(g) in done for g in word):
             continue
@@ -101,14 +114,18 @@ def read_glyphs(
             word, found = sorted(word, key=lambda g: g.box[0] + g.box[2]), visual_order(found)
         for glyph, ch in zip(word, found, strict=True):
             done.add(id(glyph))
+            if ch.conf > FALLBACK_CONF:
+                alone.setdefault(glyph.code, Counter())[ch.text] += 1
             if choices is not None:
                 tally = choices.setdefault(glyph.code, Counter())
                 for text, conf in getattr(ch, "choices", ()):
                     tally[text] += conf
             yield glyph, (ch.text, ch.conf)
     rest = [w for w in gwords if not any(id(g) in done for g in w)]
+    known = {**(known or {}),
+             **{code: tally.most_common(1)[0][0] for code, tally in alone.items()}}
     for word, w in _nearest_words(rest, boxes):
-        for glyph, placed in _pair_scaled(word, words[w]):
+        for glyph, placed in _pair_scaled(word, words[w], known):
             done.add(id(glyph))
             yield glyph, placed
     for glyph in items:
@@ -196,17 +213,21 @@ def _nearest_words(
             yield glyph_words[i], w
 
 
-def _pair_scaled(word: list[Glyph], found: list[Any]) -> list[tuple[Glyph, tuple[str, float]]]:
+def _pair_scaled(word: list[Glyph], found: list[Any], known: Mapping[int, str] | None = None
+                 ) -> list[tuple[Glyph, tuple[str, float]]]:
     """Letters of one recognised word given to the glyphs of one glyph word.
 
     Equal counts pair in order. Otherwise the recognised word's extent is laid
     over the glyph word's and each character goes to the glyph its centre
-    falls on: a ligature glyph gets its two letters. Such a reading is capped
-    at :data:`FALLBACK_CONF`: never enough alone for a glyph drawn once.
+    falls on: a ligature glyph gets its two letters. More letters than glyphs
+    are cut into one run per glyph, the runs that give glyphs read elsewhere
+    (``known``) what they read there first (:func:`_runs`). Such a reading is
+    capped at :data:`FALLBACK_CONF`: never enough alone for a glyph drawn once.
     """
     word = sorted(word, key=lambda g: g.box[0])
     # In Tesseract's order (its boxes drift and may cross), left to right on the page.
-    found = visual_order(found) if right_to_left(found) else list(found)
+    backwards = right_to_left(found)
+    found = visual_order(found) if backwards else list(found)
     if len(word) == len(found):
         return [(g, (c.text, c.conf)) for g, c in zip(word, found, strict=True)]
     gx0, gx1 = word[0].box[0], max(g.box[2] for g in word)
@@ -214,15 +235,59 @@ def _pair_scaled(word: list[Glyph], found: list[Any]) -> list[tuple[Glyph, tuple
     if gx1 <= gx0 or ox1 <= ox0:
         return []
     scale = (gx1 - gx0) / (ox1 - ox0)
-    got: dict[int, list[Any]] = {}
-    for c in found:
-        x = gx0 + ((c.box[0] + c.box[2]) / 2 - ox0) * scale
-        k = min(range(len(word)), key=lambda i: abs((word[i].box[0] + word[i].box[2]) / 2 - x))
-        got.setdefault(k, []).append(c)
+
+    def placed(c: Any) -> float:
+        return float(gx0 + ((c.box[0] + c.box[2]) / 2 - ox0) * scale)
+
+    def off(k: int, c: Any) -> float:
+        return abs((word[k].box[0] + word[k].box[2]) / 2 - placed(c))
+
+    got = _runs(word, found, known or {}, off) if len(found) > len(word) else None
+    if got is None:
+        got = {}
+        for c in found:
+            got.setdefault(min(range(len(word)), key=lambda i: off(i, c)), []).append(c)
     return [
         (word[k], ("".join(c.text for c in cs), min(FALLBACK_CONF, *(c.conf for c in cs))))
         for k, cs in sorted(got.items())
     ]
+
+
+#: Most ways of cutting a recognised word into runs that are weighed (a word of twelve
+#: letters over nine glyphs has 165).
+MAX_CUTS = 500
+
+
+def _runs(word: list[Glyph], found: list[Any], known: Mapping[int, str],
+          off: Callable[[int, Any], float]) -> dict[int, list[Any]] | None:
+    """More letters than glyphs, left to right, cut into one run per glyph: the cut whose
+    runs give the most glyphs read elsewhere on the sheet (``known``) what they read
+    there, then the one whose letters sit nearest their glyphs (``off``). None when there
+    are too many cuts to weigh.
+
+    Tesseract boxes the second letter of a ligature as it can: the "i" of an
+    italic "ﬁnes", boxed halfway between the ﬁ and the n, sits as near one as
+    the other, and the first "f" of "scaﬀali" nearer the a than the ﬀ; the n
+    and the a are read alone in other words.
+    """
+    import itertools
+    import math
+
+    n, m = len(found), len(word)
+    if math.comb(n - 1, m - 1) > MAX_CUTS:
+        return None
+    best: tuple[tuple[int, float], list[list[Any]]] | None = None
+    for cuts in itertools.combinations(range(1, n), m - 1):
+        bounds = (0, *cuts, n)
+        runs = [found[a:b] for a, b in itertools.pairwise(bounds)]
+        agree = 0
+        for glyph, run in zip(word, runs, strict=True):
+            if glyph.code in known:
+                agree += 1 if "".join(c.text for c in run) == known[glyph.code] else -1
+        cost = sum(off(k, c) for k, run in enumerate(runs) for c in run)
+        if best is None or (-agree, cost) < best[0]:
+            best = ((-agree, cost), runs)
+    return dict(enumerate(best[1])) if best is not None else None
 
 
 def _gap(

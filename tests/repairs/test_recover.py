@@ -147,6 +147,44 @@ def test_glyphs_pair_with_a_recognised_word_letter_by_letter() -> None:
     assert got == {1: "N", 2: "A", 3: "P", 4: " ", 5: "o", 6: "n"}
 
 
+def _boxed(code: int, box: tuple[float, float, float, float]) -> pageglyphs.Glyph:
+    return pageglyphs.Glyph(code, box, False)
+
+
+@pytest.mark.parametrize(("glyphs", "letters", "known", "want"), [
+    # An italic "ﬁnes" (WeasyPrint, DejaVu Sans Oblique, 300 dpi): the i's box lies as
+    # near the n as the ﬁ.
+    ([_boxed(4735, (364, 919, 390, 954)), _boxed(81, (392, 928, 416, 954)),
+      _boxed(72, (422, 928, 446, 955)), _boxed(86, (448, 928, 471, 955))],
+     [("f", (364, 919, 390, 954)), ("i", (378, 919, 404, 955)), ("n", (392, 928, 416, 954)),
+      ("e", (422, 928, 446, 955)), ("s", (448, 928, 471, 955))],
+     {81: "n", 72: "e", 86: "s"}, ["fi", "n", "e", "s"]),
+    # "scaﬀali" (DejaVu Serif): the first f's box lies nearer the a than the ﬀ.
+    ([_boxed(86, (915, 970, 934, 996)), _boxed(70, (938, 970, 960, 996)),
+      _boxed(68, (964, 970, 988, 996)), _boxed(3314, (991, 960, 1024, 995)),
+      _boxed(68, (1024, 970, 1048, 996)), _boxed(79, (1050, 960, 1062, 995)),
+      _boxed(76, (1065, 961, 1077, 995))],
+     [("s", (915, 971, 934, 996)), ("c", (939, 971, 960, 996)), ("a", (964, 971, 988, 996)),
+      ("f", (981, 960, 1005, 996)), ("f", (991, 960, 1025, 995)), ("a", (1024, 971, 1048, 996)),
+      ("l", (1051, 960, 1063, 995)), ("i", (1066, 961, 1078, 995))],
+     {86: "s", 70: "c", 68: "a", 79: "l", 76: "i"}, ["s", "c", "a", "ff", "a", "l", "i"]),
+], ids=["fines", "scaffali"])
+def test_a_ligature_gets_the_letters_its_neighbours_were_not_read_as(
+        glyphs: list[pageglyphs.Glyph], letters: list[tuple[str, tuple[float, ...]]],
+        known: dict[int, str], want: list[str]) -> None:
+    """Where a word has more letters than glyphs, the letters are cut into runs so that the
+    glyphs read alone elsewhere keep what they read there; by position alone the stray
+    letter went to the wrong side of the ligature."""
+    from pytest_textlayer.repairs.ocr import OcrChar
+
+    chars = [OcrChar(t, box, 96.0, 1, 1) for t, box in letters]  # type: ignore[arg-type]
+    word = [(g.code, text) for g, (text, _) in glyphreading.read_glyphs(glyphs, chars,
+                                                                         known=known)]
+    assert [text for _, text in word] == want
+    unknown = [text for _, text in glyphreading.read_glyphs(glyphs, chars)]
+    assert unknown != want
+
+
 def test_a_glyph_between_two_words_where_ocr_saw_nothing_is_a_space() -> None:
     from pytest_textlayer.repairs.ocr import OcrChar
 

@@ -343,6 +343,21 @@ def test_pages_whose_codes_earlier_pages_read_are_not_read_again(
     assert reads and all(height < 1000 for _, _, height in reads), reads
 
 
+@pytest.mark.skipif(not has_weasyprint(), reason="weasyprint is not installed")
+def test_a_ligature_in_italics_reads_as_its_letters(tmp_path: Path) -> None:
+    """WeasyPrint sets DejaVu's ﬁ in "ﬁnes": in the oblique face it is drawn once, and
+    Tesseract boxes its i halfway to the n. The n, read alone in other words, keeps
+    its n; the ﬁ gets its two letters."""
+    page = notice_page(tmp_path, "en", "Library notice",
+                       "Books borrowed in June are due in one week; *questions about late fines"
+                       " and renewals can be sent to the main desk* on the ground floor.")
+    broken, truth = _printed_severed(page, "en", print_with_weasyprint)
+    out = tmp_path / "en.fixed.pdf"
+    repair(broken, out)
+    got = norm(poppler_pages(out.read_bytes())[0])
+    assert "late fines" in truth and got == truth, got
+
+
 _DROID = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #: Prose in scripts the notices do not have: (text, font, words as typeset).
