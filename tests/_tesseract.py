@@ -28,3 +28,24 @@ def program_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(ocr, "_run", counted)
     return runs
+
+
+def tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
+    """Tesseract's readings, whichever route reads (the kept engine or the program): what
+    ran ("Tesseract", "Tesseract OSD"), in which pack ("osd" for script detection), on a
+    picture how many pixels high."""
+    runs: list[tuple[str, str, int]] = []
+    recognise, script = ocr._recognise, ocr._script
+
+    def read(image: object, lang: str, **kwargs: object) -> object:
+        runs.append(("Tesseract", lang, image.height))  # type: ignore[attr-defined]
+        return recognise(image, lang, **kwargs)  # type: ignore[arg-type]
+
+    def detect(image: object, *args: object) -> object:
+        runs.append(("Tesseract OSD", "osd", image.height))  # type: ignore[attr-defined]
+        return script(image, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ocr, "_recognise", read)
+    monkeypatch.setattr(ocr, "_script", detect)
+    monkeypatch.setattr(ocr, "_READ", {})
+    return runs

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from _notices import NOTICES, notice_page
 from _producers import CHROMIUM, has_weasyprint, norm, print_with_chromium, print_with_weasyprint
-from _tesseract import packs, program_runs
+from _tesseract import packs, program_runs, tesseract_runs
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairs import ocr
@@ -105,27 +105,6 @@ def _declaring(broken: Path, lang: str | None) -> None:
         pdf.save(broken)
 
 
-def _tesseract_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
-    """Tesseract's readings, whichever route reads (the kept engine or the program): what
-    ran ("Tesseract", "Tesseract OSD"), in which pack ("osd" for script detection), on a
-    picture how many pixels high."""
-    runs: list[tuple[str, str, int]] = []
-    recognise, script = ocr._recognise, ocr._script
-
-    def read(image: object, lang: str, **kwargs: object) -> object:
-        runs.append(("Tesseract", lang, image.height))  # type: ignore[attr-defined]
-        return recognise(image, lang, **kwargs)  # type: ignore[arg-type]
-
-    def detect(image: object, *args: object) -> object:
-        runs.append(("Tesseract OSD", "osd", image.height))  # type: ignore[attr-defined]
-        return script(image, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ocr, "_recognise", read)
-    monkeypatch.setattr(ocr, "_script", detect)
-    monkeypatch.setattr(ocr, "_READ", {})
-    return runs
-
-
 def _what(runs: list[tuple[str, str, int]]) -> list[str]:
     return [what for what, _, _ in runs]
 
@@ -134,7 +113,7 @@ def test_the_language_comes_from_glyph_ocrs_own_first_pass(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A Russian page that names no language costs two Tesseract runs: script detection on a
     few words of the specimen sheet, and the sheet read in Russian, which glyph OCR keeps."""
-    runs = _tesseract_runs(monkeypatch)
+    runs = tesseract_runs(monkeypatch)
     broken, truth = _severed(tmp_path, "ru")
     _declaring(broken, None)
     report = repair(broken, tmp_path / "ru.fixed.pdf")
@@ -147,7 +126,7 @@ def test_a_page_that_declares_its_language_needs_no_script_detection(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Chromium writes the page's lang as the catalog's /Lang: the sheet is read in Russian
     straight away, one Tesseract run in all."""
-    runs = _tesseract_runs(monkeypatch)
+    runs = tesseract_runs(monkeypatch)
     broken, truth = _severed(tmp_path, "ru")
     report = repair(broken, tmp_path / "ru.fixed.pdf")
     assert report.ocr is not None and "rus (from glyph OCR's first pass)" in report.ocr
@@ -159,7 +138,7 @@ def test_a_declared_language_the_glyphs_contradict_is_not_believed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """LibreOffice declares its default language, en-US, over a Russian text: read in English
     the votes disagree, script detection runs after all and the page is read in Russian."""
-    runs = _tesseract_runs(monkeypatch)
+    runs = tesseract_runs(monkeypatch)
     broken, truth = _severed(tmp_path, "ru")
     _declaring(broken, "en-US")
     report = repair(broken, tmp_path / "ru.fixed.pdf")
@@ -247,7 +226,7 @@ def test_a_page_read_while_choosing_the_language_is_rendered_once(
             return real(*args, **kwargs)  # type: ignore[operator]
 
         monkeypatch.setattr(module, "pdfium_glyphs", counted)
-    runs = _tesseract_runs(monkeypatch)
+    runs = tesseract_runs(monkeypatch)
     broken, truth = _severed(tmp_path, "ru")
     _declaring(broken, "bg")
     out = tmp_path / "ru.fixed.pdf"
@@ -309,7 +288,7 @@ def test_a_declaration_the_head_of_the_sheet_refutes_costs_no_reading_of_the_she
     """LibreOffice's en-US over a Russian text: the sheet's first words, read in English,
     are read without confidence, so script detection runs at once, on those words, and
     the sheet is read in Russian only: its head, then the rest."""
-    reads = _tesseract_runs(monkeypatch)
+    reads = tesseract_runs(monkeypatch)
     broken, truth = _long_notice(tmp_path, "ru")
     _declaring(broken, "en-US")
     out = tmp_path / "ru.fixed.pdf"
@@ -326,7 +305,7 @@ def test_pages_whose_codes_earlier_pages_read_are_not_read_again(
     """A document's later pages draw the codes its first has shown: once every code has
     the readings a sheet would give it, a page is neither read on a sheet nor read whole,
     and its text is still exact."""
-    reads = _tesseract_runs(monkeypatch)
+    reads = tesseract_runs(monkeypatch)
     heading, body = TEXTS["fr"]
     page = notice_page(tmp_path, "fr", heading, " ".join([body.replace("*", "")] * 16))
     printed = tmp_path / "fr.orig.pdf"
@@ -422,7 +401,7 @@ def test_the_head_of_a_sheet_says_whether_a_pack_suits_and_which_language_it_is(
 
 def test_a_declaration_the_head_confirms_reads_the_sheet_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    reads = _tesseract_runs(monkeypatch)
+    reads = tesseract_runs(monkeypatch)
     broken, truth = _long_notice(tmp_path, "ru")
     out = tmp_path / "ru.fixed.pdf"
     repair(broken, out)

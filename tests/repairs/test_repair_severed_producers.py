@@ -33,7 +33,7 @@ from _producers import (
     print_with_libreoffice,
     print_with_weasyprint,
 )
-from _tesseract import packs
+from _tesseract import packs, tesseract_runs
 
 from pytest_textlayer.generators.breakers import break_pdf, poppler_pages
 from pytest_textlayer.repairs.repairer import repair
@@ -234,3 +234,39 @@ def test_a_severed_page_of_another_producer_reads_exactly_and_stays_vector(
     matcher = difflib.SequenceMatcher(None, truth, got, autojunk=False)
     assert matcher.ratio() >= 0.99, (truth, got)
     assert {op for op, *_ in matcher.get_opcodes()} <= {"equal", "delete"}, (truth, got)
+
+
+@needs_ocr
+@pytest.mark.skipif(not HAVE["libreoffice"], reason="libreoffice is not installed")
+def test_a_script_detection_error_costs_no_reading_in_packs_that_do_not_suit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LibreOffice declares en-US over a Greek text in DejaVu Serif, and script detection
+    takes the sheet for Latin: the packs of the other scripts are tried on the head of the
+    sheet first, and the first whose reading agrees ends the search. Reading the sheet in
+    each (Arabic, Hebrew, Chinese, Japanese, Korean too) took 4.9 s of CPU."""
+    import importlib.util
+
+    # The benchmark's notice, its paragraphs twice: script detection names Latin on the
+    # head and on the whole sheet alike.
+    spec = importlib.util.spec_from_file_location(
+        "severed_texts", Path(__file__).parents[2] / "benchmarks" / "severed_texts.py")
+    assert spec is not None and spec.loader is not None
+    texts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(texts)
+    heading, *paragraphs = texts.TEXTS["el"]
+    source = tmp_path / "el.fodt"
+    source.write_text(fodt("el", "DejaVu Serif", heading, paragraphs * 2), encoding="utf-8")
+    printed = tmp_path / "el.orig.pdf"
+    assert print_with_libreoffice(source, printed)
+    variant = break_pdf(printed.read_bytes(), "sever")
+    broken = tmp_path / "el.pdf"
+    broken.write_bytes(variant.pdf)
+    runs = tesseract_runs(monkeypatch)
+    out = tmp_path / "el.fixed.pdf"
+    repair(broken, out)
+    for got, want in zip(poppler_pages(out.read_bytes()), variant.truth, strict=True):
+        assert difflib.SequenceMatcher(None, norm(want), norm(got), autojunk=False
+                                       ).ratio() >= 0.99, got
+    read_whole = [pack for what, pack, height in runs if what == "Tesseract" and height > 400]
+    assert {pack for _, pack, _ in runs} <= {"eng", "osd", "rus", "ell"}, runs
+    assert read_whole.count("ell") >= 1 and len(read_whole) <= 3, runs
