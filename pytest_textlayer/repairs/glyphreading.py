@@ -57,6 +57,25 @@ def one_to_one(word: list[Glyph], grouped: OcrWords) -> list[Any] | None:
     return None
 
 
+def _along(word: list[Glyph], grouped: OcrWords) -> list[Any] | None:
+    """The letters of the recognised words that lie along a glyph word, left to right, when
+    there are two or more such words and as many letters as glyphs; else None.
+
+    A line of a script written without spaces (Chinese, Japanese) is one glyph
+    word that Tesseract reads as many words, each boxed half a character off
+    from some point on (its "日" over the glyph of the "か" after it): the
+    line pairs letter by letter, as a word does.
+    """
+    words, boxes = grouped
+    x0, y0, x1, y1 = union(g.box for g in word)
+    lying = [w for w, b in boxes.items() if y0 <= (b[1] + b[3]) / 2 <= y1
+             and min(b[2], x1) - max(b[0], x0) >= (b[2] - b[0]) / 2]
+    if len(lying) < 2:
+        return None
+    found = [c for w in sorted(lying, key=lambda w: boxes[w][0]) for c in words[w]]
+    return found if len(found) == len(word) and not right_to_left(found) else None
+
+
 def read_glyphs(
     items: list[Glyph], chars: list[Any], choices: dict[int, Counter[str]] | None = None,
     grouped: OcrWords | None = None, known: Mapping[int, str] | None = None,
@@ -89,7 +108,7 @@ def read_glyphs(
     gwords = list(glyph_words(items))
     pairs: list[tuple[list[Glyph], list[Any]]] = []
     for word in gwords:
-        found = one_to_one(word, (words, boxes))
+        found = one_to_one(word, (words, boxes)) or _along(word, (words, boxes))
         if found is not None:
             pairs.append((word, found))
     for w, box in boxes.items():

@@ -348,6 +348,44 @@ _MORE = {
 }
 
 
+#: Notices of two paragraphs, in scripts written without spaces.
+_UNSPACED = {
+    "ja": ("北地区の住民の皆様へ",
+           "三月三日から北地区の市立図書館は屋根の工事と閲覧室の電気設備の更新のため六週間休館します。"
+           "借りた本は毎週火曜日と金曜日に屋内プールの前に止まる移動図書館に返却できます。ご不便を"
+           "おかけして申し訳ありません。延滞料や予約についての質問はメールでお送りください。ボランティア"
+           "が毎朝お答えします。蔵書はすべて四月中旬までに棚に戻り、貸出カードは通常の確認なしで有効の"
+           "ままです。"),
+    "zh": ("致北区居民的通知",
+           "从三月三日起，北区市立图书馆将因屋顶施工和阅览室电气设备更新闭馆六周。借阅的图书可以在"
+           "每周二和周五停在室内游泳池前的流动图书馆归还。给您带来不便，敬请谅解。有关罚款或预约的问题"
+           "可以通过电子邮件发送，志愿者每天早上回复。全部藏书将在四月中旬前回到书架，借书卡无需常规"
+           "检查继续有效。"),
+}
+
+
+@pytest.mark.skipif(not Path(_DROID).exists(), reason="fonts-droid-fallback is needed")
+@pytest.mark.parametrize(("lang", "pack"), [("ja", "jpn"), ("zh", "chi_sim")])
+def test_a_severed_page_written_without_spaces_reads_from_its_glyphs(
+        tmp_path: Path, lang: str, pack: str) -> None:
+    """A line of Japanese or Chinese is one glyph word that Tesseract reads as many words,
+    boxed half a character off; paired letter by letter along the line, the glyphs get
+    their characters and the page stays vector (it went to whole-page OCR, 5-6 s)."""
+    if not packs(pack):
+        pytest.skip(f"tesseract {pack} needed")
+    heading, body = _UNSPACED[lang]
+    broken, truth = _printed_severed(
+        notice_page(tmp_path, lang, heading, body, "Droid Sans Fallback"), lang)
+    out = tmp_path / f"{lang}.fixed.pdf"
+    report = repair(broken, out)
+    [page] = report.pages
+    assert page.action == "tounicode", report.render()
+    got = norm(poppler_pages(out.read_bytes())[0])
+    # Tesseract reads a full-width comma as ","; the characters are what is measured.
+    assert difflib.SequenceMatcher(None, truth.replace("，", ","), got, autojunk=False
+                                   ).ratio() >= 0.97, got
+
+
 def _typeset_sheet(text: str, font_path: str = _DEJAVU) -> object:
     """A specimen sheet of ``text`` typeset by Pillow at about 11 pt and 300 dpi, one word
     per place (six characters of a text without spaces), rows of 2,000 pixels."""
