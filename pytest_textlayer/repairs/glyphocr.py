@@ -100,7 +100,7 @@ def read_page(
         for word in glyph_words(items):
             words.append(word)
             codes.append([(key, g.code) for g in word])
-    have = confident_readings(readings)
+    have = readings_had(readings)
     band = ocr.band_read(image, lang)
     if band is not None:
         # Choosing the language read the top of this page in this language: its words are
@@ -177,16 +177,22 @@ def read_page(
                 yield key, glyph, got
 
 
-def confident_readings(
+def readings_had(
     readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
 ) -> dict[tuple[tuple[int, int], int], int]:
-    """Per (font, code), the readings Tesseract was confident of: those a sheet counts as
-    had (:func:`.specimen.wanting`)."""
-    return {
-        (key, code): sum(1 for _, conf in seen if conf > FALLBACK_CONF)
-        for key, by_code in readings.items()
-        for code, seen in by_code.items()
-    }
+    """Per (font, code), the readings a sheet counts as had (:func:`.specimen.wanting`):
+    the confident readings of its commonest reading less its other confident ones.
+
+    A code read "a" and "o" has none: a later page shows it again, as often as
+    a first page would, where counting both would have left its vote split.
+    """
+    had: dict[tuple[tuple[int, int], int], int] = {}
+    for key, by_code in readings.items():
+        for code, seen in by_code.items():
+            tally = Counter(text for text, conf in seen if conf > FALLBACK_CONF)
+            top = tally.most_common(1)[0][1] if tally else 0
+            had[(key, code)] = max(0, 2 * top - sum(tally.values()))
+    return had
 
 
 def page_glyphs(glyphs: Mapping[tuple[int, int], list[Glyph]]) -> int:
@@ -277,7 +283,7 @@ def from_glyphs(
                 for k, c in drawn
             ) or not specimen.wanting(Counter(
                 (u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run
-                if c not in blanks[u.key]), confident_readings(readings)):
+                if c not in blanks[u.key]), readings_had(readings)):
                 # Every code here is read often enough, or as often as a sheet would show it
                 # (:mod:`.specimen`), or was looked at on enough pages that more would not
                 # help: the page is not even rendered.
