@@ -105,8 +105,12 @@ def choose_lang(
             if sheet is not None:
                 script = _head_language(sheet, script)
 
-            readings, alternatives, text = _first_pass(image, glyphs, wanted, blanks, script)
-            agreed = _agreed(readings, wanted)
+            # Script detection may name the script of the declaration the head refuted
+            # (Greek in DejaVu Serif taken for Latin): that pack reads the sheet only when
+            # no other does better.
+            passed = None if script in tried else _first_pass(image, glyphs, wanted, blanks,
+                                                              script)
+            agreed = -1.0 if passed is None else _agreed(passed[0], wanted)
             tried.add(script)
             if agreed < MIN_AGREED and declared:
                 # The declared language is not the glyphs' script (a producer's default
@@ -116,8 +120,8 @@ def choose_lang(
                 if detected != script:
                     again = _first_pass(image, glyphs, wanted, blanks, detected)
                     if _agreed(again[0], wanted) > agreed:
-                        script, (readings, alternatives, text) = detected, again
-                        agreed = _agreed(readings, wanted)
+                        script, passed = detected, again
+                        agreed = _agreed(passed[0], wanted)
             if agreed < MIN_AGREED:
                 # Script detection errs (a Greek serif heading taken for Latin): read in the
                 # wrong script, most codes get votes that disagree. Each other script's pack
@@ -138,10 +142,12 @@ def choose_lang(
                     unread = False
                     again = _first_pass(image, glyphs, wanted, blanks, other)
                     if _agreed(again[0], wanted) > agreed:
-                        script, (readings, alternatives, text) = other, again
-                        agreed = _agreed(readings, wanted)
+                        script, passed = other, again
+                        agreed = _agreed(passed[0], wanted)
                     if agreed >= MIN_AGREED:
                         break
+            readings, alternatives, text = passed if passed is not None else \
+                _first_pass(image, glyphs, wanted, blanks, script)
             remember_first_pass(data, index, dpi, script, readings, alternatives, image, glyphs)
             best = langmodel.best_language(text)
             found = ocr.pack_of((best or "").split("+")[0])

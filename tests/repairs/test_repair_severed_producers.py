@@ -243,7 +243,7 @@ def test_a_script_detection_error_costs_no_reading_in_packs_that_do_not_suit(
     """LibreOffice declares en-US over a Greek text in DejaVu Serif, and script detection
     takes the sheet for Latin: the packs of the other scripts are tried on the head of the
     sheet first, and the first whose reading agrees ends the search. Reading the sheet in
-    each (Arabic, Hebrew, Chinese, Japanese, Korean too) took 4.9 s of CPU."""
+    each (English again, Arabic, Hebrew, Chinese, Japanese, Korean too) took 4.9 s of CPU."""
     import importlib.util
 
     # The benchmark's notice, its paragraphs twice: script detection names Latin on the
@@ -269,4 +269,5 @@ def test_a_script_detection_error_costs_no_reading_in_packs_that_do_not_suit(
                                        ).ratio() >= 0.99, got
     read_whole = [pack for what, pack, height in runs if what == "Tesseract" and height > 400]
     assert {pack for _, pack, _ in runs} <= {"eng", "osd", "rus", "ell"}, runs
-    assert read_whole.count("ell") >= 1 and len(read_whole) <= 3, runs
+    # Nor is the sheet read in English, whose pack the head refuted already.
+    assert read_whole == ["ell"], runs
