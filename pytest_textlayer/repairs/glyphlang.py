@@ -244,6 +244,7 @@ def _head_language(sheet: Any, pack: str) -> str:
     first pass, which has the last word.
     """
     from ..lang import langmodel
+    from ..lang.langcodes import reference_code
     from . import ocr
 
     text = ocr.chars_text(_head(sheet, pack))
@@ -252,7 +253,7 @@ def _head_language(sheet: Any, pack: str) -> str:
     if not judged.passes or other is None or other == pack \
             or other not in ocr.tesseract_info().languages:
         return pack
-    own = ocr.iso_code(pack)
+    own = reference_code(pack)
     if own is not None and judged.score - langmodel.judge(text, lang=own).score < HEAD_MARGIN:
         # A few words in the pack's own language fit a neighbour almost as well (Russian
         # and Bulgarian): the whole text decides.

@@ -245,13 +245,14 @@ def from_glyphs(
     import pypdfium2
 
     from ..lang import langmodel
-    from . import ocr, specimen
+    from ..lang.langcodes import reference_code
+    from . import specimen
     from .blankglyphs import blank_codes
     from .glyphsettle import settle, split_twins
 
     model = langmodel.reference_model()
     # The letter-pair model names languages by ISO code; Tesseract's first pack decides.
-    model_lang = ocr.iso_code(lang) if "+" not in lang else None
+    model_lang = reference_code(lang) if "+" not in lang else None
 
     wanted = list(usages)
     blanks = {u.key: blank_codes(u) for u in wanted}

@@ -105,14 +105,6 @@ def pack_of(tag: str) -> str | None:
     return TESSERACT_CODES.get(parts[0])
 
 
-def iso_code(pack: str) -> str | None:
-    """The letter-pair model's name for the language of a Tesseract pack (``nor`` -> ``no``,
-    ``chi_tra`` -> ``zh-tw``), or None."""
-    from ..lang.langcodes import reference_code
-
-    return reference_code(pack)
-
-
 #: Script Tesseract's OSD reports -> the language pack that reads it best by default.
 SCRIPT_LANG = {
     "Latin": "eng",
