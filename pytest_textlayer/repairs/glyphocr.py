@@ -100,7 +100,10 @@ def read_page(
         for word in glyph_words(items):
             words.append(word)
             codes.append([(key, g.code) for g in word])
-    have = readings_had(readings)
+    # What each code was read as with confidence so far: what a sheet counts as had, and
+    # what cuts a word whose letters outnumber its glyphs (:func:`.glyphreading.read_glyphs`).
+    alone = confident_tallies(readings)
+    have = readings_had(alone)
     band = ocr.band_read(image, lang)
     if band is not None:
         # Choosing the language read the top of this page in this language: its words are
@@ -115,6 +118,7 @@ def read_page(
                 for glyph, got in read_glyphs(word, band_chars, alternatives[key], grouped):
                     if got[1] > FALLBACK_CONF:
                         have[(key, glyph.code)] = have.get((key, glyph.code), 0) + 1
+                        alone.setdefault(key, {}).setdefault(glyph.code, Counter())[got[0]] += 1
                     yield key, glyph, got
             else:
                 rest_words.append(word)
@@ -158,10 +162,8 @@ def read_page(
     parts = sheet_parts(sheet)
     if len(parts) > 1 and ocr.already_read(parts[0].image, lang, block=True) is None:
         parts = (sheet,)
-    # What codes were read as, one to one, so far: words whose letters outnumber their
-    # glyphs (a ligature) are cut by it, so they are read after the others of their part.
-    alone = {key: {code: Counter(t for t, conf in seen if conf > FALLBACK_CONF)
-                   for code, seen in by_code.items()} for key, by_code in readings.items()}
+    # Words whose letters outnumber their glyphs (a ligature) are cut by what the others
+    # were read as, so they are read after the others of their part.
     for part in parts:
         chars = part.to_page(ocr.recognise(part.image, lang, block=True))
         grouped = ocr_words(chars)
@@ -177,19 +179,28 @@ def read_page(
                 yield key, glyph, got
 
 
-def readings_had(
+def confident_tallies(
     readings: Mapping[tuple[int, int], Mapping[int, list[tuple[str, float]]]],
+) -> dict[tuple[int, int], dict[int, Counter[str]]]:
+    """Per font and code, its readings Tesseract was confident of, counted by text."""
+    return {key: {code: Counter(text for text, conf in seen if conf > FALLBACK_CONF)
+                  for code, seen in by_code.items()}
+            for key, by_code in readings.items()}
+
+
+def readings_had(
+    tallies: Mapping[tuple[int, int], Mapping[int, Counter[str]]],
 ) -> dict[tuple[tuple[int, int], int], int]:
     """Per (font, code), the readings a sheet counts as had (:func:`.specimen.wanting`):
-    the confident readings of its commonest reading less its other confident ones.
+    the confident readings (:func:`confident_tallies`) of its commonest reading less its
+    other confident ones.
 
     A code read "a" and "o" has none: a later page shows it again, as often as
     a first page would, where counting both would have left its vote split.
     """
     had: dict[tuple[tuple[int, int], int], int] = {}
-    for key, by_code in readings.items():
-        for code, seen in by_code.items():
-            tally = Counter(text for text, conf in seen if conf > FALLBACK_CONF)
+    for key, by_code in tallies.items():
+        for code, tally in by_code.items():
             top = tally.most_common(1)[0][1] if tally else 0
             had[(key, code)] = max(0, 2 * top - sum(tally.values()))
     return had
@@ -284,7 +295,7 @@ def from_glyphs(
                 for k, c in drawn
             ) or not specimen.wanting(Counter(
                 (u.key, c) for u in wanted for run in u.pages.get(index, []) for c in run
-                if c not in blanks[u.key]), readings_had(readings)):
+                if c not in blanks[u.key]), readings_had(confident_tallies(readings))):
                 # Every code here is read often enough, or as often as a sheet would show it
                 # (:mod:`.specimen`), or was looked at on enough pages that more would not
                 # help: the page is not even rendered.

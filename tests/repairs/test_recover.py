@@ -310,7 +310,7 @@ def test_a_code_whose_readings_disagree_is_shown_again_on_a_later_page() -> None
     """What earlier pages read counts towards a sheet by how far its confident readings lean
     one way: a code read "a" and "o" is wanted as if unread, one read "e" twice is not, and
     a reading placed by position only (capped confidence) counts for nothing."""
-    from pytest_textlayer.repairs.glyphocr import readings_had
+    from pytest_textlayer.repairs.glyphocr import confident_tallies, readings_had
     from pytest_textlayer.repairs.glyphreading import FALLBACK_CONF
     from pytest_textlayer.repairs.specimen import wanting
 
@@ -318,7 +318,7 @@ def test_a_code_whose_readings_disagree_is_shown_again_on_a_later_page() -> None
     readings = {key: {1: [("a", 99.0), ("o", 97.0)], 2: [("e", 99.0), ("e", 96.0)],
                       3: [("i", FALLBACK_CONF), ("i", FALLBACK_CONF)],
                       4: [("n", 99.0), ("n", 98.0), ("m", 91.0)]}}
-    had = readings_had(readings)
+    had = readings_had(confident_tallies(readings))
     assert had == {(key, 1): 0, (key, 2): 2, (key, 3): 0, (key, 4): 1}
     drawn = {(key, code): 5 for code in (1, 2, 3, 4)}
     assert wanting(drawn, had) == {(key, 1): 2, (key, 3): 2, (key, 4): 1}
