@@ -10,7 +10,7 @@ with :mod:`.glyphocr`, so choosing the language costs glyph OCR no reading.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .fontusage import FontUsage
@@ -69,8 +69,6 @@ def choose_lang(
     language named is the pack read in, glyph OCR finds the sheet already read
     (:func:`.ocr.recognise` keeps it).
     """
-    import itertools
-
     import pypdfium2
 
     from ..lang import langmodel
@@ -132,14 +130,7 @@ def choose_lang(
                 installed = ocr.tesseract_info().languages
                 others = [p for p in dict.fromkeys(ocr.SCRIPT_LANG.values())
                           if p not in tried and p in installed]
-                suiting = (p for p in others if sheet is not None and _suits(sheet, p))
-                unread = True
-                for other in itertools.chain(suiting, [None], others):
-                    if other is None:  # no pack suits the head: each reads the sheet
-                        if not unread:
-                            break
-                        continue
-                    unread = False
+                for other in _suiting_first(sheet, others):
                     again = _first_pass(image, glyphs, wanted, blanks, other)
                     if _agreed(again[0], wanted) > agreed:
                         script, passed = other, again
@@ -225,6 +216,18 @@ def _suits(sheet: Any, pack: str) -> bool:
     """Whether ``pack`` reads the head of the sheet with confidence."""
     words = sorted({c.word: c.word_conf for c in _head(sheet, pack)}.values())
     return bool(words) and words[len(words) // 2] >= SUITS_CONF
+
+
+def _suiting_first(sheet: Any, packs: list[str]) -> Iterator[str]:
+    """``packs`` that read the sheet's head with confidence (:func:`_suits`), looked at one
+    by one as they are asked for; when none does (or there is no sheet), every one."""
+    suited = False
+    for pack in packs if sheet is not None else ():
+        if _suits(sheet, pack):
+            suited = True
+            yield pack
+    if not suited:
+        yield from packs
 
 
 #: How much better than the pack's own language another must fit the head's text for the
