@@ -156,6 +156,7 @@ def pdfium_glyphs(
     textpage.close()
     out = PageGlyphs()
     out.drawn = drawn
+    objects: dict[int, int] | None = None  # the page's objects, listed once when asked for
     for name, found in per_font.items():
         usage = names[name]
         chars = _cells(found)
@@ -171,7 +172,8 @@ def pdfium_glyphs(
             empty = (blanks or {}).get(usage.key, set())
             aligned = _align(usage, codes, chars, empty)
             if len(aligned) < MIN_ALIGNED * len(codes):
-                aligned = _by_drawing(codes, chars, empty, _objects(page))
+                objects = _objects(page) if objects is None else objects
+                aligned = _by_drawing(codes, chars, empty, objects)
             if len(aligned) >= MIN_ALIGNED * len(codes):
                 out[usage.key] = aligned
             elif len(codes) == len(chars):  # out of step, but nothing pairs better
