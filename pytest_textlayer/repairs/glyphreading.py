@@ -141,12 +141,13 @@ def read_glyphs(
                     tally[text] += conf
             yield glyph, (ch.text, ch.conf)
     rest = [w for w in gwords if not any(id(g) in done for g in w)]
-    known = {**(known or {}),
-             **{code: tally.most_common(1)[0][0] for code, tally in alone.items()}}
-    for word, w in _nearest_words(rest, boxes):
-        for glyph, placed in _pair_scaled(word, words[w], known):
-            done.add(id(glyph))
-            yield glyph, placed
+    if rest:  # most calls pair every word one to one: nothing to cut, nothing to know
+        known = {**(known or {}),
+                 **{code: tally.most_common(1)[0][0] for code, tally in alone.items()}}
+        for word, w in _nearest_words(rest, boxes):
+            for glyph, placed in _pair_scaled(word, words[w], known):
+                done.add(id(glyph))
+                yield glyph, placed
     for glyph in items:
         if id(glyph) not in done:
             got = _reading(glyph, chars) or _gap(glyph, boxes)
