@@ -37,7 +37,8 @@ from ..pdf.readers import pdfium_page_text, pdfium_version, qpdf_version
 from ..pdf.source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
 from ..settings import CheckSettings
 from .contradicted import contradicted
-from .decision import ALL_ROUTES, SAMPLE_LIMIT, NeedsFullText
+from .decision import ALL_ROUTES, SAMPLE_LIMIT, NeedsFullText, PageReader
+from .detached import judge_alone
 from .fonttrust import FontTrust
 from .language import language
 from .presence import presence
@@ -113,7 +114,7 @@ def iter_page_reports(
     `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
     from ..pdf import fontreach
-    from ..pdf.pagescan import scan_or_error, scan_pages
+    from ..pdf.pagescan import Judged, scan_or_error, scan_pages
 
     # Readings remembered from another document must not decide this one; a process that has
     # not imported the shift search (and the language model it loads) has none to forget.
@@ -158,11 +159,19 @@ def iter_page_reports(
         # Fonts no later page can draw are let go after their last page (see fontreach).
         last = cache[fontreach.LAST_PAGES] = fontreach.last_reaching_page(qpdf, indices)
         ends = fontreach.ends_of(last)
-        with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean)) as scanned:
+        def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
+            return judge_alone(index, content, settings, model)  # in the helper (detached)
+
+        with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
+                                           judge)) as scanned:
             for index, content in scanned:
                 for info in fontreach.release_before(cache, ends, index):
                     trust.forget(info)
                 number = index + 1
+                if isinstance(content, Judged):  # by the helper, needing no earlier page
+                    report, trust.vouched_last = content.result
+                    yield report
+                    continue
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)
                     continue
@@ -289,7 +298,7 @@ class Reader:
 def classify_page(
     number: int,
     content: PageContent,
-    reader: Reader,
+    reader: PageReader,
     settings: CheckSettings,
     model: LetterPairModel | None,
     trust: FontTrust | None = None,

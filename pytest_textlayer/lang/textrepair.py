@@ -177,6 +177,12 @@ def _one_letter_dominates(text: str) -> bool:
     return total >= 20 and max(letters.values()) > MAX_ONE_LETTER * total
 
 
+#: Searches begun in this process. What one finds may depend on the readings earlier ones
+#: made (see _RECENT), so the page helper keeps a page whose judging ran one for the pages'
+#: own order (judge.detached).
+searches = 0
+
+
 def find_shift(text: str, model: LetterPairModel | None = None, *,
                lang: str | None = None) -> ShiftResult | None:
     """The constant offset or glyph order under which `text` clearly reads as language, or None.
@@ -187,6 +193,8 @@ def find_shift(text: str, model: LetterPairModel | None = None, *,
     accepts) are tried together: one bad font among good ones shifts only its
     own words. The result's `share` says how much of the text was re-read.
     """
+    global searches
+    searches += 1
     model = model or langmodel.reference_model()
     sample = text[:SCREEN_CHARS]
     if reads_clearly(langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS),

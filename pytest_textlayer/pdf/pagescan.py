@@ -10,10 +10,12 @@ same either way, only the wall time differs.
 
 The helper is forked once the first page is walked and the fonts the pages
 name are analysed (it inherits the imported readers, the document's qpdf
-handle, which reads from bytes in memory, and those analyses), sends each
-page's facts down a pipe and never judges. Fonts are analysed here and only
-named by their object number in what it sends, so every page refers to the
-same font analysis. Anything the helper cannot send (a page that raised, a
+handle, which reads from bytes in memory, and those analyses). It judges
+the pages whose report needs nothing of earlier pages (judge.detached: most
+pages of a born-digital document) and sends their reports down a pipe; of
+the others it sends the facts, judged here in order. Fonts are analysed here
+and only named by their object number in the facts it sends, so every page
+judged here refers to the same font analysis. Anything the helper cannot send (a page that raised, a
 font without an object number) the parent walks itself, so errors read
 exactly as in a one-process run; a helper that dies hands its remaining
 pages back. Memory stays bounded: the pipe holds a few pages, the helper
@@ -49,12 +51,24 @@ MIN_PAGES = 24
 #: it whenever it is possible, busy machine or not; unset, it starts when a core is idle.
 ENV = "TEXTLAYER_PAGE_HELPER"
 
-PageResult = tuple[int, PageContent | Exception]
+#: What the helper's `judge` made of a page it walked (see scan_pages).
+Judge = Callable[[int, PageContent], Any]
+
+
+class Judged:
+    """A page the helper judged as well as walked: what `judge` returned for it."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+
+PageResult = tuple[int, PageContent | Exception | Judged]
 
 #: Of every HELPER_CYCLE pages after the first, the helper walks all but the last: this
-#: process also judges every page and analyses every font, so it walks the fewer (measured
-#: on a 200-page TeX manual, each process then spends about the same CPU; walking every
-#: other page left this one with two thirds of it).
+#: process also analyses every font and judges the pages the helper cannot, so it walks
+#: the fewer.
 HELPER_CYCLE = 4
 
 
@@ -111,7 +125,7 @@ def cpu_quota(path: str = "/sys/fs/cgroup/cpu.max") -> float:
 
 def scan_pages(
     qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], helper: bool = False,
-    lean: Callable[[], bool] | None = None,
+    lean: Callable[[], bool] | None = None, judge: Judge | None = None,
 ) -> Generator[PageResult, None, None]:
     """(index, PageContent or the exception its walk raised), in the order of `indices`.
 
@@ -127,6 +141,10 @@ def scan_pages(
     `lean`, asked before each page, says whether the next pages are likely
     to need only the report's sample of their text (PageContent.text_cut);
     the helper hears the latest answer through a byte of shared memory.
+
+    `judge`, run by the helper on each page it walks, may judge the page
+    there: what it returns (not None) comes back as :class:`Judged` instead
+    of the page's facts (see judge.detached).
     """
     def budget() -> int:
         return LEAN_BUDGET if lean is not None and lean() else TEXT_BUDGET
@@ -144,7 +162,8 @@ def scan_pages(
     analyse_fonts(qpdf, last if last is not None else fontreach.last_reaching_page(qpdf, rest),
                   cache)
     hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
-    started = _Helper.start(qpdf, [i for p, i in enumerate(rest) if helped(p)], cache, hint)
+    started = _Helper.start(qpdf, [i for p, i in enumerate(rest) if helped(p)], cache, hint,
+                            judge)
     try:
         yield indices[0], first
         for position, index in enumerate(rest):
@@ -154,7 +173,7 @@ def scan_pages(
             if got is None:
                 yield index, scan_or_error(qpdf, index, cache, allowed)
             else:
-                yield index, _adopt(got, qpdf, cache)
+                yield index, got if isinstance(got, Judged) else _adopt(got, qpdf, cache)
     finally:
         started.stop()
         hint.close()
@@ -202,7 +221,7 @@ class _Helper:
 
     @classmethod
     def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any],
-              hint: mmap.mmap | None = None) -> _Helper:
+              hint: mmap.mmap | None = None, judge: Judge | None = None) -> _Helper:
         from multiprocessing import Pipe
 
         here, there = Pipe(duplex=False)
@@ -212,14 +231,14 @@ class _Helper:
             status = 1
             try:
                 here.close()
-                _serve(there, qpdf, indices, cache, parent, hint)
+                _serve(there, qpdf, indices, cache, parent, hint, judge)
                 status = 0
             finally:
                 os._exit(status)
         there.close()
         return cls(pid, here)
 
-    def receive(self, index: int) -> PageContent | None:
+    def receive(self, index: int) -> PageContent | Judged | None:
         """The helper's page `index`, or None when this process must walk it itself."""
         if self.conn is None:
             return None
@@ -231,7 +250,7 @@ class _Helper:
         if sent_index != index:  # pragma: no cover - a defect: do not trust the rest
             self._end()
             return None
-        return content if isinstance(content, PageContent) else None
+        return content if isinstance(content, (PageContent, Judged)) else None
 
     def _end(self) -> None:
         if self.conn is not None:
@@ -248,7 +267,7 @@ class _Helper:
 
 
 def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], parent: int,
-           hint: mmap.mmap | None = None) -> None:
+           hint: mmap.mmap | None = None, judge: Judge | None = None) -> None:
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -257,12 +276,15 @@ def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], pare
     for index in indices:
         fontreach.release_before(cache, ends, index)
         budget = LEAN_BUDGET if hint is not None and hint[0] else TEXT_BUDGET
+        sent: PageContent | Judged | None
         try:
-            content: PageContent | None = _portable(scan_page(qpdf, index, cache, budget))
+            content = scan_page(qpdf, index, cache, budget)
+            result = judge(index, content) if judge is not None else None
+            sent = Judged(result) if result is not None else _portable(content)
         except Exception:  # the parent walks it again and reports it as a one-process run would
-            content = None
+            sent = None
         try:
-            conn.send((index, content))
+            conn.send((index, sent))
         except (OSError, ValueError):  # the parent has gone or stopped listening
             return
 

@@ -56,9 +56,9 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     started: list[int] = []
     real = pagescan._Helper.start
 
-    def counted(qpdf: Any, indices: list[int], cache: dict[Any, Any], hint: Any = None) -> Any:
+    def counted(qpdf: Any, indices: list[int], cache: dict[Any, Any], *rest: Any) -> Any:
         started.append(len(indices))
-        return real(qpdf, indices, cache, hint)
+        return real(qpdf, indices, cache, *rest)
 
     monkeypatch.setattr(pagescan._Helper, "start", staticmethod(counted))
     return started
@@ -72,6 +72,24 @@ def test_a_helper_gives_the_report_one_process_gives(long_mixed: bytes,
     assert starts == [sum(map(pagescan.helped, range(len(FAMILIES) - 1)))] == [22]
     assert shared.to_dict() == alone.to_dict()
     assert len({p.verdict for p in shared.pages}) >= 5  # the shared pages were really judged
+
+
+def test_the_helper_judges_the_pages_that_need_no_earlier_page(
+        long_mixed: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    received: list[str] = []
+    real = pagescan._Helper.receive
+
+    def listening(self: Any, index: int) -> Any:
+        got = real(self, index)
+        received.append(type(got).__name__)
+        return got
+
+    monkeypatch.setattr(pagescan._Helper, "receive", listening)
+    shared = classify(long_mixed, page_helper=True)
+    assert shared.to_dict() == classify(long_mixed).to_dict()
+    # sound pages come back judged; failing ones as facts, judged here in order
+    assert received.count("Judged") >= 5
+    assert received.count("PageContent") >= 5
 
 
 def test_few_pages_and_the_environment_switch_keep_one_process(

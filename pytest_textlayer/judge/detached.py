@@ -1,0 +1,87 @@
+"""Pages the page helper judges as well as walks: those whose verdict needs no earlier page.
+
+The helper process (pdf.pagescan) walks pages beside this one. Judging stays
+here, page after page, because of what a document's pages share: what
+:class:`FontTrust` learned of their fonts, the readings the shift search
+tried first because they repaired recent pages, and PDFium's copy of the
+document. Most pages of a born-digital document need none of it: their
+fonts' routes are sound, and the rungs before the language judgement decide
+them. The helper judges such a page on its own copies of the fonts and sends
+the report; a page whose judging reaches for any shared state is sent as
+facts and judged here, in order, exactly as in one process. Either way the
+report is the one a single process writes.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .fonttrust import FontTrust
+
+if TYPE_CHECKING:
+    from ..lang.langmodel import LetterPairModel
+    from ..model import PageReport
+    from ..pdf.pagecontent import PageContent
+    from ..settings import CheckSettings
+
+
+class Attached(BaseException):
+    """The page's judging reached for state the document's pages share: judge it in order.
+
+    A BaseException, so that no rung's ``except Exception`` (a damaged font is a finding,
+    not a failure) turns it into a different report."""
+
+
+class _Unshared(FontTrust):
+    """A FontTrust that knows nothing and must learn nothing: any use but the lean-walk hint
+    means the page belongs to the language rung's running judgement."""
+
+    def pooled(self, content: PageContent) -> dict[Any, str]:
+        raise Attached
+
+    def remember(self, content: PageContent) -> None:
+        raise Attached
+
+    def pool_reads(self, font: Any) -> None:
+        raise Attached
+
+    def credit(self, content: PageContent, outcome: str, detail: str, number: int) -> None:
+        raise Attached
+
+    def vouch(self, content: PageContent) -> tuple[str, str] | None:
+        raise Attached
+
+
+class _NoReader:
+    """A page reader with no PDFium: only a page that surely shows no string has its text."""
+
+    def __init__(self, content: PageContent) -> None:
+        self._surely_textless = content.surely_textless
+
+    def text(self) -> str:
+        if self._surely_textless:
+            return ""
+        raise Attached
+
+
+def judge_alone(index: int, content: PageContent, settings: CheckSettings,
+                model: LetterPairModel | None) -> tuple[PageReport, bool] | None:
+    """(The page's report, whether its fonts vouched for a lean next walk), or None when
+    the page must be judged in the document's order (see the module's docstring)."""
+    from .classifier import SHIFT_SEARCH, classify_page
+
+    before = _searches(SHIFT_SEARCH)
+    trust = _Unshared()
+    try:
+        report = classify_page(index + 1, content, _NoReader(content), settings, model, trust)
+    except (Attached, Exception):  # NeedsFullText too: in order, it is judged as always
+        return None
+    if _searches(SHIFT_SEARCH) != before:
+        return None
+    return report, trust.vouched_last
+
+
+def _searches(module_name: str) -> int:
+    """Shift searches begun in this process (textrepair.searches; 0 before its import)."""
+    return getattr(sys.modules.get(module_name), "searches", 0)
