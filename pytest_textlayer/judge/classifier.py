@@ -37,7 +37,7 @@ from ..pdf.readers import pdfium_page_text, pdfium_version, qpdf_version
 from ..pdf.source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
 from ..settings import CheckSettings
 from .contradicted import contradicted
-from .decision import ALL_ROUTES, SAMPLE_LIMIT, NeedsFullText, PageReader
+from .decision import ALL_ROUTES, SAMPLE_LIMIT, SHIFT_SEARCH, NeedsFullText, PageReader
 from .detached import judge_alone
 from .fonttrust import FontTrust
 from .language import language
@@ -48,10 +48,6 @@ from .staticfonts import bad_font_lines, static
 if TYPE_CHECKING:
     from ..lang.langmodel import LetterPairModel
     from ..pdf.pagecontent import PageContent
-
-
-#: The module that remembers the readings which repaired recent texts (see iter_page_reports).
-SHIFT_SEARCH = "pytest_textlayer.lang.textrepair"
 
 
 def classify(
@@ -157,10 +153,11 @@ def iter_page_reports(
             return trust.vouched_last
 
         # Fonts no later page can draw are let go after their last page (see fontreach).
-        last = cache[fontreach.LAST_PAGES] = fontreach.last_reaching_page(qpdf, indices)
-        ends = fontreach.ends_of(last)
+        reaching = fontreach.reaching_pages(qpdf, indices)
+        cache[fontreach.FIRST_PAGES], cache[fontreach.LAST_PAGES] = reaching
+        ends = fontreach.ends_of(reaching[1])
         def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
-            return judge_alone(index, content, settings, model)  # in the helper (detached)
+            return judge_alone(classify_page, index, content, settings, model)  # in the helper
 
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
                                            judge)) as scanned:
@@ -169,8 +166,8 @@ def iter_page_reports(
                     trust.forget(info)
                 number = index + 1
                 if isinstance(content, Judged):  # by the helper, needing no earlier page
-                    report, trust.vouched_last = content.result
-                    yield report
+                    trust.vouched_last = content.lean
+                    yield content.result
                     continue
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)

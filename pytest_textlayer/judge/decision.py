@@ -26,6 +26,9 @@ SAMPLE_LIMIT = 400
 ALL_ROUTES = "every glyph drawn has a usable route to Unicode"
 #: Characters of a page the language rung reads: enough to judge, bounded so long pages stay cheap.
 LANGUAGE_SAMPLE = 3000
+#: The module of the shift search, which remembers the readings that repaired recent texts:
+#: its state is the document's, shared by its pages (see classifier and detached).
+SHIFT_SEARCH = "pytest_textlayer.lang.textrepair"
 
 
 @dataclass(frozen=True)

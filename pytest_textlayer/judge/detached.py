@@ -15,8 +15,10 @@ report is the one a single process writes.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .decision import SHIFT_SEARCH
 from .fonttrust import FontTrust
 
 if TYPE_CHECKING:
@@ -65,23 +67,23 @@ class _NoReader:
         raise Attached
 
 
-def judge_alone(index: int, content: PageContent, settings: CheckSettings,
-                model: LetterPairModel | None) -> tuple[PageReport, bool] | None:
+def judge_alone(classify_page: Callable[..., PageReport], index: int, content: PageContent,
+                settings: CheckSettings, model: LetterPairModel | None,
+                ) -> tuple[PageReport, bool] | None:
     """(The page's report, whether its fonts vouched for a lean next walk), or None when
-    the page must be judged in the document's order (see the module's docstring)."""
-    from .classifier import SHIFT_SEARCH, classify_page
-
-    before = _searches(SHIFT_SEARCH)
+    the page must be judged in the document's order (see the module's docstring).
+    `classify_page` is the classifier's, which calls this module."""
+    before = _searches()
     trust = _Unshared()
     try:
         report = classify_page(index + 1, content, _NoReader(content), settings, model, trust)
     except (Attached, Exception):  # NeedsFullText too: in order, it is judged as always
         return None
-    if _searches(SHIFT_SEARCH) != before:
+    if _searches() != before:
         return None
     return report, trust.vouched_last
 
 
-def _searches(module_name: str) -> int:
+def _searches() -> int:
     """Shift searches begun in this process (textrepair.searches; 0 before its import)."""
-    return getattr(sys.modules.get(module_name), "searches", 0)
+    return getattr(sys.modules.get(SHIFT_SEARCH), "searches", 0)

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-#: Key of a walk's font cache under which the document's :func:`last_reaching_page` is kept:
-#: the page helper (pagescan) releases its own copies of the analyses by it.
-LAST_PAGES = "last page reaching each font"
+#: Keys of a walk's font cache under which the document's :func:`reaching_pages` are kept:
+#: the page helper (pagescan), walking from the end, releases its own copies of the analyses
+#: before their first page.
+FIRST_PAGES, LAST_PAGES = "first page reaching each font", "last page reaching each font"
 
 
 def release_before(cache: dict[Any, Any], ends: list[tuple[int, Any]], index: int) -> list[Any]:
@@ -36,6 +37,18 @@ def release_before(cache: dict[Any, Any], ends: list[tuple[int, Any]], index: in
 def ends_of(last: dict[Any, int]) -> list[tuple[int, Any]]:
     """(last page, key) of every font, for :func:`release_before`."""
     return sorted(((page, key) for key, page in last.items()), reverse=True)
+
+
+def release_after(cache: dict[Any, Any], starts: list[tuple[int, Any]], index: int) -> None:
+    """:func:`release_before` for pages walked from the end: drop the analyses of fonts whose
+    first page comes after `index`; `starts` (from :func:`starts_of`) is consumed."""
+    while starts and starts[-1][0] > index:
+        cache.pop(starts.pop()[1], None)
+
+
+def starts_of(first: dict[Any, int]) -> list[tuple[int, Any]]:
+    """(first page, key) of every font, for :func:`release_after`."""
+    return sorted((page, key) for key, page in first.items())
 
 
 #: What a page's resources reach: every font, and the fonts of those that only content the
@@ -121,17 +134,26 @@ class FontReach:
 
 
 def last_reaching_page(qpdf: Any, indices: Sequence[int]) -> dict[Any, int]:
-    """Font key -> the last of `indices` whose resources can reach the font (through forms,
-    Type3 fonts, patterns and annotation appearances, deeper than any walk follows them);
-    empty when a page cannot be read (then no font is known to be done with)."""
+    """Font key -> the last of `indices` whose resources can reach the font (see
+    :func:`reaching_pages`)."""
+    return reaching_pages(qpdf, indices)[1]
+
+
+def reaching_pages(qpdf: Any, indices: Sequence[int]) -> tuple[dict[Any, int], dict[Any, int]]:
+    """Font key -> the first, and the last, of `indices` whose resources can reach the font
+    (through forms, Type3 fonts, patterns and annotation appearances, deeper than any walk
+    follows them); both empty when a page cannot be read (then no font is known to be done
+    with)."""
     reach = FontReach()
+    first: dict[Any, int] = {}
     last: dict[Any, int] = {}
     wanted = set(indices)
     try:
         for index, page in enumerate(qpdf.pages):
             if index in wanted:
                 for key in reach.page(page.obj)[0]:
+                    first.setdefault(key, index)
                     last[key] = index
     except Exception:  # noqa: BLE001 - an unreadable page: no font is known to be done with
-        return {}
-    return last
+        return {}, {}
+    return first, last

@@ -1,25 +1,25 @@
-"""A long document's content walk shared with a second process, verdicts unchanged.
+"""A long document's pages walked and judged by two processes, verdicts unchanged.
 
 The walk is pure Python and most of a check's time on a long born-digital
 document; a machine with a core to spare finishes sooner when a helper
-process walks three pages of every four while this one walks the fourth
-and judges them all, in order. The judging stays here, one page after
-another, so what earlier pages proved about a font (FontTrust) is applied
-exactly as in a one-process run: the verdicts, evidence and order are the
-same either way, only the wall time differs.
+process takes pages from the end of the document while this one takes them
+from the start, until the two meet. Which page is whose is decided as they
+go (:class:`_Claims`), so neither waits for the other whatever the pages
+cost, and each analyses the fonts of its own part: a document joined from
+many rarely shares them across its halves.
 
-The helper is forked once the first page is walked and the fonts the pages
-name are analysed (it inherits the imported readers, the document's qpdf
-handle, which reads from bytes in memory, and those analyses). It judges
-the pages whose report needs nothing of earlier pages (judge.detached: most
-pages of a born-digital document) and sends their reports down a pipe; of
-the others it sends the facts, judged here in order. Fonts are analysed here
-and only named by their object number in the facts it sends, so every page
-judged here refers to the same font analysis. Anything the helper cannot send (a page that raised, a
-font without an object number) the parent walks itself, so errors read
-exactly as in a one-process run; a helper that dies hands its remaining
-pages back. Memory stays bounded: the pipe holds a few pages, the helper
-waits when it is full.
+The helper judges the pages whose report needs nothing of earlier pages
+(judge.detached: most pages of a born-digital document) and sends their
+reports; of the others it sends the facts, judged here in page order, so
+what earlier pages proved about a font (FontTrust) is applied exactly as in
+a one-process run: the verdicts, evidence and order are the same either
+way, only the wall time differs. Fonts are named by their object number in
+the facts it sends, and judged here with this process's analyses. Anything
+the helper cannot send (a page that raised, a font without an object
+number) this process walks itself, so errors read exactly as in a
+one-process run; a helper that dies hands its remaining pages back. What
+the helper sends is read between this process's pages and kept until its
+turn: a report is about a kilobyte, a page's facts a few.
 
 Only where it is safe and cheap: Linux (the helper is killed with its parent
 through PR_SET_PDEATHSIG, so a killed worker leaves nothing behind), no
@@ -30,12 +30,14 @@ and enough pages to repay the helper's start.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import mmap
 import os
 import signal
+import struct
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from . import fontreach
@@ -51,30 +53,25 @@ MIN_PAGES = 24
 #: it whenever it is possible, busy machine or not; unset, it starts when a core is idle.
 ENV = "TEXTLAYER_PAGE_HELPER"
 
-#: What the helper's `judge` made of a page it walked (see scan_pages).
-Judge = Callable[[int, PageContent], Any]
+#: The helper's judging of a page it walked (see scan_pages): what to send instead of the
+#: page's facts, and whether the page next to it may be walked lean; None to send the facts.
+Judge = Callable[[int, PageContent], "tuple[Any, bool] | None"]
 
 
 class Judged:
-    """A page the helper judged as well as walked: what `judge` returned for it."""
+    """A page the helper judged as well as walked: what its `judge` returned for it."""
 
-    __slots__ = ("result",)
+    __slots__ = ("lean", "result")
 
-    def __init__(self, result: Any) -> None:
+    def __init__(self, result: Any, lean: bool) -> None:
         self.result = result
+        self.lean = lean
 
 
 PageResult = tuple[int, PageContent | Exception | Judged]
-
-#: Of every HELPER_CYCLE pages after the first, the helper walks all but the last: this
-#: process also analyses every font and judges the pages the helper cannot, so it walks
-#: the fewer.
-HELPER_CYCLE = 4
-
-
-def helped(position: int) -> bool:
-    """Is the page at `position` (after the first) walked by the helper?"""
-    return position % HELPER_CYCLE != HELPER_CYCLE - 1
+#: Bytes the pipe from the helper may hold (Linux's unprivileged limit), so that the helper
+#: rarely waits for this process to finish a page before it reads.
+PIPE_BYTES = 1 << 20
 
 
 def helper_possible(pages: int) -> bool:
@@ -127,24 +124,19 @@ def scan_pages(
     qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], helper: bool = False,
     lean: Callable[[], bool] | None = None, judge: Judge | None = None,
 ) -> Generator[PageResult, None, None]:
-    """(index, PageContent or the exception its walk raised), in the order of `indices`.
+    """(index, PageContent, the exception its walk raised, or :class:`Judged`), in order.
 
-    With `helper` and when :func:`helper_possible`, a helper process walks
-    three of every four pages after the first (see :func:`helped`). It is
-    forked once the first page is walked and the fonts the pages name are
-    analysed (:func:`analyse_fonts`), so it inherits those analyses (and
-    fontTools, when a program had to be read) instead of doing that work
-    again, and it reads the document through its own copy of the
+    With `helper` and when :func:`helper_possible`, a helper process is
+    forked once the first page is walked; it takes pages from the end of
+    `indices` while this process takes them from the start (see the
+    module's docstring). It reads the document through its own copy of the
     qpdf handle: the handle reads from bytes in memory, which a fork copies,
-    never from a shared file.
+    never from a shared file. `judge`, run by the helper on each page it
+    walks, may judge the page there: what it returns (not None) comes back
+    as :class:`Judged` instead of the page's facts (see judge.detached).
 
-    `lean`, asked before each page, says whether the next pages are likely
-    to need only the report's sample of their text (PageContent.text_cut);
-    the helper hears the latest answer through a byte of shared memory.
-
-    `judge`, run by the helper on each page it walks, may judge the page
-    there: what it returns (not None) comes back as :class:`Judged` instead
-    of the page's facts (see judge.detached).
+    `lean`, asked before each page this process walks, says whether it is
+    likely to need only the report's sample of its text (PageContent.text_cut).
     """
     def budget() -> int:
         return LEAN_BUDGET if lean is not None and lean() else TEXT_BUDGET
@@ -157,41 +149,24 @@ def scan_pages(
         for index in indices[1:]:
             yield index, scan_or_error(qpdf, index, cache, budget())
         return
-    rest = indices[1:]
-    last = cache.get(fontreach.LAST_PAGES)
-    analyse_fonts(qpdf, last if last is not None else fontreach.last_reaching_page(qpdf, rest),
-                  cache)
-    hint = mmap.mmap(-1, 1)  # shared with the helper across the fork
-    started = _Helper.start(qpdf, [i for p, i in enumerate(rest) if helped(p)], cache, hint,
-                            judge)
+    rest = list(indices[1:])
+    claims = _Claims(len(rest))
+    started = _Helper.start(qpdf, rest, cache, claims, judge)
     try:
         yield indices[0], first
-        for position, index in enumerate(rest):
-            allowed = budget()
-            hint[0] = allowed == LEAN_BUDGET
-            got = started.receive(index) if helped(position) else None
+        while (position := claims.take_first()) is not None:
+            started.collect()
+            yield rest[position], scan_or_error(qpdf, rest[position], cache, budget())
+        for position in range(claims.met(), len(rest)):
+            index = rest[position]
+            got = started.receive(position)
             if got is None:
-                yield index, scan_or_error(qpdf, index, cache, allowed)
+                yield index, scan_or_error(qpdf, index, cache, budget())
             else:
                 yield index, got if isinstance(got, Judged) else _adopt(got, qpdf, cache)
     finally:
         started.stop()
-        hint.close()
-
-
-def analyse_fonts(qpdf: Any, keys: Iterable[Any], cache: dict[Any, Any]) -> None:
-    """Analyse the fonts the pages can draw (`keys`: see fontreach), before the fork.
-
-    A font first met on a page the helper walks would otherwise be analysed twice, by the
-    helper to walk and by this process to judge: on a document joined from many files, with
-    hundreds of fonts, the helper then only added CPU (1.44 of one process's, for 1.06 of
-    its wall time, on 200 pages of Debian's manuals). Analysed here, the helper inherits
-    them. A font whose analysis fails is left for the walk, which reports it as it would.
-    """
-    for key in keys:
-        if key not in cache:
-            with contextlib.suppress(Exception):
-                font_info(cache, key, qpdf.get_object(key))
+        claims.close()
 
 
 def scan_or_error(qpdf: Any, index: int, cache: dict[Any, Any],
@@ -212,45 +187,107 @@ def _adopt(content: PageContent, qpdf: Any, cache: dict[Any, Any]) -> PageConten
     return content
 
 
+class _Claims:
+    """Which pages each process takes: this one from the start, the helper from the end.
+
+    Two positions in memory both processes share (a fork keeps the mapping),
+    read and moved under one lock: every position is taken exactly once, and
+    the two parts meet wherever the work happens to balance.
+    """
+
+    def __init__(self, count: int) -> None:
+        from multiprocessing import get_context
+
+        self._lock = get_context("fork").Lock()
+        self._bounds = mmap.mmap(-1, 8)
+        self._set(0, count)
+
+    def _get(self) -> tuple[int, int]:
+        front, back = struct.unpack("=II", self._bounds[:8])
+        return front, back
+
+    def _set(self, front: int, back: int) -> None:
+        self._bounds[:8] = struct.pack("=II", front, back)
+
+    def take_first(self) -> int | None:
+        """The first position nobody has taken (this process's side), or None if none is left."""
+        with self._lock:
+            front, back = self._get()
+            if front >= back:
+                return None
+            self._set(front + 1, back)
+            return front
+
+    def take_last(self) -> int | None:
+        """The last position nobody has taken (the helper's side), or None if none is left."""
+        with self._lock:
+            front, back = self._get()
+            if front >= back:
+                return None
+            self._set(front, back - 1)
+            return back - 1
+
+    def met(self) -> int:
+        """The first position the helper took (once this side has taken its last)."""
+        with self._lock:
+            return self._get()[0]
+
+    def close(self) -> None:
+        self._bounds.close()
+
+
 class _Helper:
-    """The forked walker of the pages given to it, and this side of its pipe."""
+    """The forked walker of the pages it takes from the end, and this side of its pipe."""
 
     def __init__(self, pid: int, conn: Any) -> None:
         self.pid = pid
         self.conn = conn
+        #: What it sent, by position, until this process's turn comes to them.
+        self.sent: dict[int, Any] = {}
 
     @classmethod
-    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any],
-              hint: mmap.mmap | None = None, judge: Judge | None = None) -> _Helper:
+    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
+              judge: Judge | None = None) -> _Helper:
         from multiprocessing import Pipe
 
         here, there = Pipe(duplex=False)
+        with contextlib.suppress(AttributeError, OSError):  # a smaller pipe only waits more
+            fcntl.fcntl(there.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the helper: never returns into the caller's code
             status = 1
             try:
                 here.close()
-                _serve(there, qpdf, indices, cache, parent, hint, judge)
+                _serve(there, qpdf, indices, cache, claims, parent, judge)
                 status = 0
             finally:
                 os._exit(status)
         there.close()
         return cls(pid, here)
 
-    def receive(self, index: int) -> PageContent | Judged | None:
-        """The helper's page `index`, or None when this process must walk it itself."""
-        if self.conn is None:
-            return None
+    def collect(self) -> None:
+        """Read what the helper has sent so far, without waiting for more."""
         try:
-            sent_index, content = self.conn.recv()
+            while self.conn is not None and self.conn.poll():
+                self._read()
         except Exception:  # it died (EOFError), or sent what cannot be read: carry on
             self._end()
-            return None
-        if sent_index != index:  # pragma: no cover - a defect: do not trust the rest
+
+    def receive(self, position: int) -> PageContent | Judged | None:
+        """What the helper made of the page at `position`, or None when this process must
+        walk it itself (it could not, or it died before it came to it)."""
+        try:
+            while position not in self.sent and self.conn is not None:
+                self._read()
+        except Exception:  # it died (EOFError), or sent what cannot be read: carry on
             self._end()
-            return None
-        return content if isinstance(content, (PageContent, Judged)) else None
+        got = self.sent.pop(position, None)
+        return got if isinstance(got, (PageContent, Judged)) else None
+
+    def _read(self) -> None:
+        position, got = self.conn.recv()
+        self.sent[position] = got
 
     def _end(self) -> None:
         if self.conn is not None:
@@ -266,25 +303,27 @@ class _Helper:
     stop = _end
 
 
-def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], parent: int,
-           hint: mmap.mmap | None = None, judge: Judge | None = None) -> None:
+def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
+           parent: int, judge: Judge | None = None) -> None:
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Its copies of the analyses are released after their last page, as the parent's are.
-    ends = fontreach.ends_of(cache.get(fontreach.LAST_PAGES) or {})
-    for index in indices:
-        fontreach.release_before(cache, ends, index)
-        budget = LEAN_BUDGET if hint is not None and hint[0] else TEXT_BUDGET
+    # Walking towards the start, its analyses are released before their first page.
+    starts = fontreach.starts_of(cache.get(fontreach.FIRST_PAGES) or {})
+    lean = False
+    while (position := claims.take_last()) is not None:
+        index = indices[position]
+        fontreach.release_after(cache, starts, index)
         sent: PageContent | Judged | None
         try:
-            content = scan_page(qpdf, index, cache, budget)
-            result = judge(index, content) if judge is not None else None
-            sent = Judged(result) if result is not None else _portable(content)
+            content = scan_page(qpdf, index, cache, LEAN_BUDGET if lean else TEXT_BUDGET)
+            judged = judge(index, content) if judge is not None else None
+            lean = judged is not None and judged[1]
+            sent = Judged(*judged) if judged is not None else _portable(content)
         except Exception:  # the parent walks it again and reports it as a one-process run would
-            sent = None
+            sent, lean = None, False
         try:
-            conn.send((index, sent))
+            conn.send((position, sent))
         except (OSError, ValueError):  # the parent has gone or stopped listening
             return
 

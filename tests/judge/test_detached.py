@@ -32,7 +32,8 @@ def document() -> bytes:
 def _alone(pdf_bytes: bytes) -> list[tuple[PageReport, bool] | None]:
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         cache: dict[Any, Any] = {}
-        return [judge_alone(i, scan_page(pdf, i, cache), CheckSettings(), None)
+        return [judge_alone(classifier.classify_page, i, scan_page(pdf, i, cache),
+                            CheckSettings(), None)
                 for i in range(len(pdf.pages))]
 
 

@@ -47,9 +47,11 @@ def test_a_font_is_last_reached_through_forms_type3_patterns_and_appearances() -
     pages[2].obj.Resources = pdf.make_indirect(_resources(B=body))
     pages[3].obj.Resources = pikepdf.Dictionary(Pattern=pikepdf.Dictionary(P=pattern))
 
-    last = fontreach.last_reaching_page(pdf, range(4))
+    first, last = fontreach.reaching_pages(pdf, range(4))
     assert last == {body.objgen: 2, in_form.objgen: 0, type3.objgen: 1, in_glyph.objgen: 1,
                     in_state.objgen: 1, in_pattern.objgen: 3}
+    assert first == {**last, body.objgen: 0}
+    assert fontreach.last_reaching_page(pdf, range(4)) == last
     # Pages left out of a selection reach nothing: page 3's body font ends with page 1.
     assert fontreach.last_reaching_page(pdf, [0, 1, 3])[body.objgen] == 0
     # What only content the page walk does not read can draw (the repair keeps those maps
@@ -75,8 +77,21 @@ def test_a_document_of_many_parts_releases_its_fonts_with_the_same_report(
     monkeypatch.setattr(FontTrust, "forget", counted)
     released = classify(data)
     assert len(forgotten) >= 6, "no font was released"
-    monkeypatch.setattr(fontreach, "last_reaching_page", lambda qpdf, indices: {})
+    monkeypatch.setattr(fontreach, "reaching_pages", lambda qpdf, indices: ({}, {}))
     forgotten.clear()
     kept = classify(data)
     assert forgotten == []
     assert released.pages == kept.pages
+
+
+def test_pages_walked_from_the_end_release_fonts_before_their_first_page() -> None:
+    cache: dict[Any, Any] = {"a": 1, "b": 2, "c": 3, "kept": 4}
+    starts = fontreach.starts_of({"a": 0, "b": 5, "c": 9})
+    fontreach.release_after(cache, starts, 9)
+    assert set(cache) == {"a", "b", "c", "kept"}
+    fontreach.release_after(cache, starts, 8)
+    assert set(cache) == {"a", "b", "kept"}
+    fontreach.release_after(cache, starts, 2)
+    assert set(cache) == {"a", "kept"}
+    fontreach.release_after(cache, starts, 0)
+    assert set(cache) == {"a", "kept"} and starts == [(0, "a")]
