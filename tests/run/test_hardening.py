@@ -702,3 +702,23 @@ def test_an_lzw_stream_is_measured_with_its_own_early_change() -> None:
         assert bytes(stream.read_bytes()) == plain
         assert oversized(stream, MIB) == "inflates to more than"
         assert oversized(stream, len(plain)) is None
+
+
+def test_a_worker_collects_young_garbage_less_often_and_the_caller_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check makes millions of short-lived objects and almost no cycles: the guarded worker
+    runs the cyclic collector less often; the process that started it keeps its own setting."""
+    import gc
+
+    from pytest_textlayer.model import DocumentReport
+    from pytest_textlayer.run import workers
+
+    def report_threshold(pdf: object, *args: object) -> workers.Outcome:
+        return workers.Outcome(0, DocumentReport(path=str(gc.get_threshold()[0])), REPORT,
+                               0.0, 0)
+
+    monkeypatch.setattr(workers, "check_one", report_threshold)  # the forked worker runs it
+    before = gc.get_threshold()
+    (outcome,) = run_guarded([generate("readable").pdf], CheckSettings())
+    assert outcome.report.path == str(workers.YOUNG_COLLECTION) != str(before[0])
+    assert gc.get_threshold() == before
