@@ -152,6 +152,9 @@ def scan_pages(
     rest = list(indices[1:])
     claims = _Claims(len(rest))
     started = _Helper.start(qpdf, rest, cache, claims, judge)
+    # A page's facts take this process's font analyses when they arrive, not in their turn:
+    # the work is done while the helper still walks, and where the two meet shifts to suit.
+    started.adopt = lambda content: _adopt(content, qpdf, cache)
     try:
         yield indices[0], first
         while (position := claims.take_first()) is not None:
@@ -163,7 +166,7 @@ def scan_pages(
             if got is None:
                 yield index, scan_or_error(qpdf, index, cache, budget())
             else:
-                yield index, got if isinstance(got, Judged) else _adopt(got, qpdf, cache)
+                yield index, got
     finally:
         started.stop()
         claims.close()
@@ -244,6 +247,8 @@ class _Helper:
         self.conn = conn
         #: What it sent, by position, until this process's turn comes to them.
         self.sent: dict[int, Any] = {}
+        #: What a page's facts go through on arrival (this process's font analyses).
+        self.adopt: Callable[[PageContent], PageContent] = lambda content: content
 
     @classmethod
     def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
@@ -287,7 +292,7 @@ class _Helper:
 
     def _read(self) -> None:
         position, got = self.conn.recv()
-        self.sent[position] = got
+        self.sent[position] = self.adopt(got) if isinstance(got, PageContent) else got
 
     def _end(self) -> None:
         if self.conn is not None:
