@@ -69,6 +69,37 @@ def _differences(diffs: Any) -> dict[int, str]:
     return differences
 
 
+#: Glyph names' texts kept per distinct encoding (see _texts_of_names), at most this many.
+NAMES_MEMO = 256
+_names_memo: dict[tuple[Any, ...], tuple[dict[int, str], dict[int, str]]] = {}
+
+
+def _texts_of_names(names: dict[int, str], zapf: bool, numeric: dict[int, str],
+                    ) -> tuple[dict[int, str], dict[int, str]]:
+    """(code -> text, code -> why it is bad) of an encoding's glyph names (fresh dicts).
+
+    A document's simple fonts mostly share a few encodings (WinAnsi, Standard, the same
+    Differences in every subset a producer writes), so each distinct one is read once.
+    """
+    key = (tuple(names.items()), zapf, tuple(numeric.items()))
+    found = _names_memo.get(key)
+    if found is None:
+        unicode: dict[int, str] = {}
+        bad: dict[int, str] = {}
+        for code, glyph in names.items():
+            text = name_to_unicode(glyph, zapf) or numeric.get(code, "")
+            if not text:
+                bad[code] = "nonagl"
+                continue
+            unicode[code] = text
+            if is_pua(text):
+                bad[code] = "pua"
+        if len(_names_memo) >= NAMES_MEMO:
+            _names_memo.clear()
+        found = _names_memo[key] = (unicode, bad)
+    return dict(found[0]), dict(found[1])
+
+
 def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
     import pikepdf
 
@@ -146,16 +177,7 @@ def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
 
     zapf = plain.startswith("ZapfDingbats")
     numeric = numeric_names(enc_obj, names, zapf)
-    unicode: dict[int, str] = {}
-    bad: dict[int, str] = {}
-    for code, glyph in names.items():
-        text = name_to_unicode(glyph, zapf) or numeric.get(code, "")
-        if not text:
-            bad[code] = "nonagl"
-            continue
-        unicode[code] = text
-        if is_pua(text):
-            bad[code] = "pua"
+    unicode, bad = _texts_of_names(names, zapf, numeric)
 
     # A Type1/CFF program selects glyphs by name: a name it does not hold draws something else.
     # Checked only for Differences: stock encodings name stock glyphs, and parsing every

@@ -779,3 +779,21 @@ def test_differences_read_in_one_step_are_those_read_item_by_item(items: list[An
             code = int(item)
     assert _differences(array) == expected
     assert _differences(pdf.get_object(array.objgen)) == expected
+
+
+def test_an_encoding_read_once_gives_each_font_maps_of_its_own() -> None:
+    """Fonts sharing an encoding share its reading, never the maps their analyses hold."""
+    from pytest_textlayer.pdf import simplefonts
+    from pytest_textlayer.pdf.encodings import encoding_table
+
+    names = {**encoding_table("WinAnsiEncoding"), 1: "g17", 2: "uniE001"}
+    first_unicode, first_bad = simplefonts._texts_of_names(names, False, {})
+    assert first_unicode[0x41] == "A" and first_bad == {1: "nonagl", 2: "pua"}
+    first_unicode[0x41], first_bad[1] = "changed", "changed"
+    again = simplefonts._texts_of_names(dict(names), False, {})
+    assert again[0][0x41] == "A" and again[1] == {1: "nonagl", 2: "pua"}
+    # numbers read as text are part of what is read (poppler's numeric names)
+    assert simplefonts._texts_of_names(names, False, {1: "1"})[0][1] == "1"
+    for n in range(simplefonts.NAMES_MEMO + 5):  # bounded
+        simplefonts._texts_of_names({1: f"g{n}"}, False, {})
+    assert len(simplefonts._names_memo) <= simplefonts.NAMES_MEMO
