@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: One CMap token: a hex string, a literal string, array brackets, a name or keyword, a number.
 _TOKEN = re.compile(
@@ -70,6 +70,11 @@ class CMap:
         last = min(last, first + allowed - 1)
         self.expanded += max(0, last - first + 1)
         return last
+
+    def copy(self) -> CMap:
+        """A CMap with containers of its own (a reading kept for later fonts stays as read)."""
+        return replace(self, unicode=dict(self.unicode), cids=dict(self.cids),
+                       codespace=list(self.codespace), code_widths=set(self.code_widths))
 
     @property
     def widths(self) -> set[int]:

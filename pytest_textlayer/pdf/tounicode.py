@@ -59,12 +59,35 @@ def tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:
     if not data.strip():
         return None, None, "ToUnicode stream is empty"
     try:
-        cmap = parse_cmap(data)
+        cmap = _parsed(data)
     except ValueError as exc:
         return None, None, f"ToUnicode is unreadable ({exc})"
     if not cmap.unicode:
         return None, None, "ToUnicode maps no codes"
     return cmap, None, None
+
+
+#: ToUnicode streams kept parsed: at most this many, each of at most MEMO_BYTES bytes.
+MEMO_ENTRIES, MEMO_BYTES = 32, 16 * 1024
+_memo: dict[bytes, CMap] = {}
+
+
+def _parsed(data: bytes) -> CMap:
+    """:func:`parse_cmap` of a ToUnicode stream, once for the same bytes (a fresh copy).
+
+    A producer writes the same ToUnicode for every subset of a font, and a
+    long manual repeats the same few: of 175 read on 200 pages of Debian's
+    manuals, 36 were distinct.
+    """
+    if len(data) > MEMO_BYTES:
+        return parse_cmap(data)
+    found = _memo.get(data)
+    if found is None:
+        found = parse_cmap(data)  # a ValueError is not kept: it is raised each time
+        if len(_memo) >= MEMO_ENTRIES:
+            _memo.clear()
+        _memo[data] = found
+    return found.copy()
 
 
 @dataclass

@@ -797,3 +797,29 @@ def test_an_encoding_read_once_gives_each_font_maps_of_its_own() -> None:
     for n in range(simplefonts.NAMES_MEMO + 5):  # bounded
         simplefonts._texts_of_names({1: f"g{n}"}, False, {})
     assert len(simplefonts._names_memo) <= simplefonts.NAMES_MEMO
+
+
+def test_a_tounicode_read_again_is_parsed_once_and_each_font_gets_its_own_copy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_textlayer.pdf import tounicode as module
+
+    data = (b"/CIDInit /ProcSet findresource begin 1 begincodespacerange <00> <FF> "
+            b"endcodespacerange 2 beginbfchar <41> <0041> <42> <0062> endbfchar end")
+    parsed: list[bytes] = []
+    real = module.parse_cmap
+
+    def counted(found: bytes) -> Any:
+        parsed.append(found)
+        return real(found)
+
+    monkeypatch.setattr(module, "parse_cmap", counted)
+    monkeypatch.setattr(module, "_memo", {})
+    first = module._parsed(data)
+    first.unicode[0x41] = "changed"
+    second = module._parsed(bytes(data))
+    assert second.unicode == {0x41: "A", 0x42: "b"} and second.codespace == [(1, 0, 255)]
+    assert len(parsed) == 1
+    big = data + b" " * module.MEMO_BYTES  # past the size kept: parsed each time
+    module._parsed(big)
+    module._parsed(big)
+    assert len(parsed) == 3
