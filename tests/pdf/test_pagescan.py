@@ -265,16 +265,18 @@ def test_the_two_processes_take_every_page_once() -> None:
         os.write(ready[1], b"go")
         while (position := claims.take_last()) is not None:
             taken.append(position)
-        os.write(results[1], ",".join(map(str, taken)).encode() + b"\n")
+        with os.fdopen(results[1], "w") as out:
+            out.write(",".join(map(str, taken)))
         os._exit(0)
+    os.close(results[1])
     os.read(ready[0], 2)  # both sides take at once
     mine = []
     while (position := claims.take_first()) is not None:
         mine.append(position)
+    with os.fdopen(results[0]) as got:  # read to the end before waiting: the pipe is small
+        theirs = [int(p) for p in got.read().split(",") if p]
     os.waitpid(pid, 0)
-    with os.fdopen(results[0]) as got:
-        theirs = [int(p) for p in got.readline().strip().split(",") if p]
-    for fd in (*ready, results[1]):
+    for fd in ready:
         os.close(fd)
     assert mine and theirs
     assert mine == list(range(len(mine)))  # from the start, in order
