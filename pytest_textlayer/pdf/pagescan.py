@@ -313,8 +313,9 @@ def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], clai
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Walking towards the start, its analyses are released before their first page.
-    starts = fontreach.starts_of(cache.get(fontreach.FIRST_PAGES) or {})
+    # Walking towards the start, its analyses are released before their first page (found
+    # here while the parent finds the last ones).
+    starts = fontreach.starts_of(fontreach.reaching_pages(qpdf, indices)[0])
     lean = False
     while (position := claims.take_last()) is not None:
         index = indices[position]
