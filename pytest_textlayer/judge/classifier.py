@@ -152,18 +152,16 @@ def iter_page_reports(
         def lean() -> bool:  # pages like the last vouched one need only the sample's text
             return trust.vouched_last
 
-        # Fonts no later page can draw are let go after their last page (see fontreach). Found
-        # once the first page is walked: a page helper, forked then, finds its own meanwhile.
-        ends: list[tuple[int, Any]] | None = None
-
+        # Fonts no later page can draw are let go after their last page (see fontreach).
+        reaching = fontreach.reaching_pages(qpdf, indices)
+        cache[fontreach.FIRST_PAGES], cache[fontreach.LAST_PAGES] = reaching
+        ends = fontreach.ends_of(reaching[1])
         def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
             return judge_alone(classify_page, index, content, settings, model)  # in the helper
 
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
                                            judge)) as scanned:
             for index, content in scanned:
-                if ends is None:
-                    ends = fontreach.ends_of(fontreach.last_reaching_page(qpdf, indices))
                 for info in fontreach.release_before(cache, ends, index):
                     trust.forget(info)
                 number = index + 1

@@ -16,6 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+#: Keys of a walk's font cache under which the document's :func:`reaching_pages` are kept:
+#: the page helper (pagescan), walking from the end, releases its own copies of the analyses
+#: before their first page.
+FIRST_PAGES, LAST_PAGES = "first page reaching each font", "last page reaching each font"
+
 
 def release_before(cache: dict[Any, Any], ends: list[tuple[int, Any]], index: int) -> list[Any]:
     """Drop from `cache` the analyses of fonts whose last page comes before `index`; `ends`

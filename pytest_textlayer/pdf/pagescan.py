@@ -152,9 +152,6 @@ def scan_pages(
     rest = list(indices[1:])
     claims = _Claims(len(rest))
     started = _Helper.start(qpdf, rest, cache, claims, judge)
-    # A page's facts take this process's font analyses when they arrive, not in their turn:
-    # the work is done while the helper still walks, and where the two meet shifts to suit.
-    started.adopt = lambda content: _adopt(content, qpdf, cache)
     try:
         yield indices[0], first
         while (position := claims.take_first()) is not None:
@@ -166,7 +163,7 @@ def scan_pages(
             if got is None:
                 yield index, scan_or_error(qpdf, index, cache, budget())
             else:
-                yield index, got
+                yield index, got if isinstance(got, Judged) else _adopt(got, qpdf, cache)
     finally:
         started.stop()
         claims.close()
@@ -247,8 +244,6 @@ class _Helper:
         self.conn = conn
         #: What it sent, by position, until this process's turn comes to them.
         self.sent: dict[int, Any] = {}
-        #: What a page's facts go through on arrival (this process's font analyses).
-        self.adopt: Callable[[PageContent], PageContent] = lambda content: content
 
     @classmethod
     def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
@@ -292,7 +287,7 @@ class _Helper:
 
     def _read(self) -> None:
         position, got = self.conn.recv()
-        self.sent[position] = self.adopt(got) if isinstance(got, PageContent) else got
+        self.sent[position] = got
 
     def _end(self) -> None:
         if self.conn is not None:
@@ -313,9 +308,8 @@ def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], clai
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Walking towards the start, its analyses are released before their first page (found
-    # here while the parent finds the last ones).
-    starts = fontreach.starts_of(fontreach.reaching_pages(qpdf, indices)[0])
+    # Walking towards the start, its analyses are released before their first page.
+    starts = fontreach.starts_of(cache.get(fontreach.FIRST_PAGES) or {})
     lean = False
     while (position := claims.take_last()) is not None:
         index = indices[position]
