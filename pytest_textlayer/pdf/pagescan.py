@@ -144,14 +144,16 @@ def scan_pages(
     if not indices:
         return
     first = scan_or_error(qpdf, indices[0], cache, budget())
-    if not helper or isinstance(first, Exception) or not helper_possible(len(indices)):
+    rest = list(indices[1:])
+    shared = (_share(qpdf, rest, cache, judge)
+              if helper and not isinstance(first, Exception) and helper_possible(len(indices))
+              else None)
+    if shared is None:
         yield indices[0], first
-        for index in indices[1:]:
+        for index in rest:
             yield index, scan_or_error(qpdf, index, cache, budget())
         return
-    rest = list(indices[1:])
-    claims = _Claims(len(rest))
-    started = _Helper.start(qpdf, rest, cache, claims, judge)
+    claims, started = shared
     try:
         yield indices[0], first
         while (position := claims.take_first()) is not None:
@@ -167,6 +169,21 @@ def scan_pages(
     finally:
         started.stop()
         claims.close()
+
+
+def _share(qpdf: Any, rest: list[int], cache: dict[Any, Any], judge: Judge | None,
+           ) -> tuple[_Claims, _Helper] | None:
+    """The claims and the started helper, or None when the system refuses either (no shared
+    semaphores in a container without /dev/shm, no process or pipe left): one process then."""
+    try:
+        claims = _Claims(len(rest))
+    except (OSError, ImportError):
+        return None
+    try:
+        return claims, _Helper.start(qpdf, rest, cache, claims, judge)
+    except OSError:
+        claims.close()
+        return None
 
 
 def scan_or_error(qpdf: Any, index: int, cache: dict[Any, Any],

@@ -91,6 +91,18 @@ def test_the_helper_judges_the_pages_that_need_no_earlier_page(
     assert received.count("PageContent") >= 2
 
 
+def test_no_shared_semaphore_keeps_one_process(long_mixed: bytes, starts: list[int],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A container without /dev/shm refuses the claims' lock: the document is checked in
+    one process, with the same report."""
+    def refused(self: Any, count: int) -> None:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(pagescan._Claims, "__init__", refused)
+    assert classify(long_mixed, page_helper=True).to_dict() == classify(long_mixed).to_dict()
+    assert starts == []
+
+
 def test_few_pages_and_the_environment_switch_keep_one_process(
         long_mixed: bytes, starts: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     few = generate("mixed", families=FAMILIES[:5]).pdf
