@@ -704,6 +704,9 @@ def test_an_lzw_stream_is_measured_with_its_own_early_change() -> None:
         assert oversized(stream, len(plain)) is None
 
 
+# The worker must be forked from this process (it runs the function patched here): a test
+# process with other threads starts its workers from a fork server instead.
+@pytest.mark.fresh_process
 def test_a_worker_collects_young_garbage_less_often_and_the_caller_as_before(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A check makes millions of short-lived objects and almost no cycles: the guarded worker
