@@ -156,6 +156,7 @@ def iter_page_reports(
         reaching = fontreach.reaching_pages(qpdf, indices)
         cache[fontreach.FIRST_PAGES], cache[fontreach.LAST_PAGES] = reaching
         ends = fontreach.ends_of(reaching[1])
+
         def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
             return judge_alone(classify_page, index, content, settings, model)  # in the helper
 
