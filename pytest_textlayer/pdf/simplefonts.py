@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..model import FontStatus
@@ -69,9 +69,8 @@ def _differences(diffs: Any) -> dict[int, str]:
     return differences
 
 
-#: Glyph names' texts kept per distinct encoding (see _texts_of_names), at most this many.
+#: Distinct encodings whose glyph names' texts are kept read (see _texts_of_names).
 NAMES_MEMO = 256
-_names_memo: dict[tuple[Any, ...], tuple[dict[int, str], dict[int, str]]] = {}
 
 
 def _texts_of_names(names: dict[int, str], zapf: bool, numeric: dict[int, str],
@@ -81,23 +80,25 @@ def _texts_of_names(names: dict[int, str], zapf: bool, numeric: dict[int, str],
     A document's simple fonts mostly share a few encodings (WinAnsi, Standard, the same
     Differences in every subset a producer writes), so each distinct one is read once.
     """
-    key = (tuple(names.items()), zapf, tuple(numeric.items()))
-    found = _names_memo.get(key)
-    if found is None:
-        unicode: dict[int, str] = {}
-        bad: dict[int, str] = {}
-        for code, glyph in names.items():
-            text = name_to_unicode(glyph, zapf) or numeric.get(code, "")
-            if not text:
-                bad[code] = "nonagl"
-                continue
-            unicode[code] = text
-            if is_pua(text):
-                bad[code] = "pua"
-        if len(_names_memo) >= NAMES_MEMO:
-            _names_memo.clear()
-        found = _names_memo[key] = (unicode, bad)
-    return dict(found[0]), dict(found[1])
+    unicode, bad = _read_names(tuple(names.items()), zapf, tuple(numeric.items()))
+    return dict(unicode), dict(bad)
+
+
+@lru_cache(maxsize=NAMES_MEMO)
+def _read_names(names: tuple[tuple[int, str], ...], zapf: bool,
+                numeric: tuple[tuple[int, str], ...]) -> tuple[dict[int, str], dict[int, str]]:
+    by_number = dict(numeric)
+    unicode: dict[int, str] = {}
+    bad: dict[int, str] = {}
+    for code, glyph in names:
+        text = name_to_unicode(glyph, zapf) or by_number.get(code, "")
+        if not text:
+            bad[code] = "nonagl"
+            continue
+        unicode[code] = text
+        if is_pua(text):
+            bad[code] = "pua"
+    return unicode, bad
 
 
 def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:

@@ -9,6 +9,7 @@ of the wrong width. Simple and Type0 fonts (:mod:`.simplefonts`,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -69,7 +70,6 @@ def tounicode(font: Any) -> tuple[CMap | None, str | None, str | None]:
 
 #: ToUnicode streams kept parsed: at most this many, each of at most MEMO_BYTES bytes.
 MEMO_ENTRIES, MEMO_BYTES = 32, 16 * 1024
-_memo: dict[bytes, CMap] = {}
 
 
 def _parsed(data: bytes) -> CMap:
@@ -81,13 +81,12 @@ def _parsed(data: bytes) -> CMap:
     """
     if len(data) > MEMO_BYTES:
         return parse_cmap(data)
-    found = _memo.get(data)
-    if found is None:
-        found = parse_cmap(data)  # a ValueError is not kept: it is raised each time
-        if len(_memo) >= MEMO_ENTRIES:
-            _memo.clear()
-        _memo[data] = found
-    return found.copy()
+    return _parsed_once(data).copy()
+
+
+@functools.lru_cache(maxsize=MEMO_ENTRIES)
+def _parsed_once(data: bytes) -> CMap:
+    return parse_cmap(data)  # a ValueError is not kept: it is raised each time
 
 
 @dataclass

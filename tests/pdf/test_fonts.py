@@ -796,7 +796,7 @@ def test_an_encoding_read_once_gives_each_font_maps_of_its_own() -> None:
     assert simplefonts._texts_of_names(names, False, {1: "1"})[0][1] == "1"
     for n in range(simplefonts.NAMES_MEMO + 5):  # bounded
         simplefonts._texts_of_names({1: f"g{n}"}, False, {})
-    assert len(simplefonts._names_memo) <= simplefonts.NAMES_MEMO
+    assert simplefonts._read_names.cache_info().currsize <= simplefonts.NAMES_MEMO
 
 
 def test_a_tounicode_read_again_is_parsed_once_and_each_font_gets_its_own_copy(
@@ -813,7 +813,7 @@ def test_a_tounicode_read_again_is_parsed_once_and_each_font_gets_its_own_copy(
         return real(found)
 
     monkeypatch.setattr(module, "parse_cmap", counted)
-    monkeypatch.setattr(module, "_memo", {})
+    module._parsed_once.cache_clear()
     first = module._parsed(data)
     first.unicode[0x41] = "changed"
     second = module._parsed(bytes(data))
