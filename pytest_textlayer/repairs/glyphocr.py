@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .fontusage import FontUsage
-from .glyphreading import FALLBACK_CONF, ocr_words, one_to_one, read_glyphs
+from .glyphreading import FALLBACK_CONF, commonest, ocr_words, one_to_one, read_glyphs
 from .pageglyphs import (
     Glyph,
     PageGlyphs,
@@ -171,8 +171,7 @@ def read_page(
         for word in sorted(part.words, key=lambda w: id(w) in later):
             key = key_of[id(word[0])]
             tally = alone.setdefault(key, {})
-            known = {c: t.most_common(1)[0][0] for c, t in tally.items() if t} \
-                if id(word) in later else None
+            known = commonest(tally) if id(word) in later else None
             for glyph, got in read_glyphs(word, chars, alternatives[key], grouped, known):
                 if got[1] > FALLBACK_CONF:
                     tally.setdefault(glyph.code, Counter())[got[0]] += 1

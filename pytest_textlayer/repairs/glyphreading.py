@@ -57,6 +57,11 @@ def one_to_one(word: list[Glyph], grouped: OcrWords) -> list[Any] | None:
     return None
 
 
+def commonest(tallies: Mapping[int, Counter[str]]) -> dict[int, str]:
+    """Per code, what it was read as most often (codes with no reading left out)."""
+    return {code: tally.most_common(1)[0][0] for code, tally in tallies.items() if tally}
+
+
 def _along(word: list[Glyph], grouped: OcrWords) -> list[Any] | None:
     """The letters of the recognised words that lie along a glyph word, left to right, when
     there are two or more such words and as many letters as glyphs; else None.
@@ -142,8 +147,7 @@ def read_glyphs(
             yield glyph, (ch.text, ch.conf)
     rest = [w for w in gwords if not any(id(g) in done for g in w)]
     if rest:  # most calls pair every word one to one: nothing to cut, nothing to know
-        known = {**(known or {}),
-                 **{code: tally.most_common(1)[0][0] for code, tally in alone.items()}}
+        known = {**(known or {}), **commonest(alone)}
         for word, w in _nearest_words(rest, boxes):
             for glyph, placed in _pair_scaled(word, words[w], known):
                 done.add(id(glyph))
