@@ -34,7 +34,14 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..model import DocumentReport, PageReport, Verdict
 from ..pdf.readers import pdfium_page_text, pdfium_version, qpdf_version
-from ..pdf.source import PdfInput, PdfSource, open_pdfium, open_pikepdf, read_source
+from ..pdf.source import (
+    PdfInput,
+    PdfSource,
+    one_line,
+    open_pdfium,
+    open_pikepdf,
+    read_source,
+)
 from ..settings import CheckSettings
 from .contradicted import contradicted
 from .decision import ALL_ROUTES, SAMPLE_LIMIT, SHIFT_SEARCH, NeedsFullText, PageReader
@@ -205,7 +212,8 @@ def _unreadable_page(pdfium: _LazyPdfium, index: int, settings: CheckSettings,
         doc = pdfium.doc()
     except InputError:
         doc = None
-    return judge_page(doc, index, settings, f"qpdf cannot read this page ({problem})",
+    why = one_line(problem, pdfium.source.path, limit=500)  # without the name qpdf gives it
+    return judge_page(doc, index, settings, f"qpdf cannot read this page ({why})",
                       page_unreadable=True)
 
 

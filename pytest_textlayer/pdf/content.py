@@ -41,6 +41,7 @@ from .pagetext import (
     show_text,
     text_font,
 )
+from .source import one_line
 
 if TYPE_CHECKING:
     import pikepdf
@@ -290,7 +291,8 @@ class _Walker(ImageCoverage, OptionalContent):
                 warnings.simplefilter("ignore")  # "Unexpected end of stream": what is there
                 ops = from_pikepdf(pikepdf.parse_content_stream(source, OPERATORS))
         except Exception as exc:
-            self.errors.append(f"{what}: content stream is malformed ({_one_line(exc)})")
+            problem = one_line(exc, self.pdf.filename, 160)
+            self.errors.append(f"{what}: content stream is malformed ({problem})")
             return None
         return ops
 
@@ -561,10 +563,6 @@ def _actual_text(args: Any, resources: Any) -> str | None:
         return ""
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:160] or type(exc).__name__
-
-
 def font_info(cache: dict[Any, FontInfo], key: Any, obj: Any) -> FontInfo:
     """The analysis of font `obj`, made once per key (its objgen) and kept in `cache`."""
     info = cache.get(key)
@@ -591,7 +589,8 @@ def scan_page(pdf: pikepdf.Pdf, page_index: int, cache: dict[Any, FontInfo],
         helper = pdf.pages[page_index]  # once: each lookup walks qpdf's page list again
         page = helper.obj
     except (IndexError, pikepdf.PdfError) as exc:
-        raise ValueError(f"page {page_index + 1}: cannot be read ({_one_line(exc)})") from None
+        problem = one_line(exc, pdf.filename, 160)
+        raise ValueError(f"page {page_index + 1}: cannot be read ({problem})") from None
     box = page_box(page)
     walker = _Walker(pdf, cache, box, text_budget)
     resources = page.get("/Resources")

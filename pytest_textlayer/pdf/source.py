@@ -1,12 +1,16 @@
-"""Turn what a user hands us (path, bytes, file object) into bytes and a name.
+"""Turn what a user hands us (path, bytes, file object) into a PDF source and a name.
 
-Everything downstream reads bytes, so an input file is opened once,
-read-only, and never written. Errors become one-line `InputError`s that name
-the file and the problem.
+A file is read where it lies, never written: qpdf and PDFium read the parts
+they need from it, so a check's memory does not grow with the file's size (a
+9 MiB document held whole cost 9 MiB on top of everything else), and qpdf's
+own positioned reads cost less than reading a copy in memory through Python.
+Bytes and file objects are held as bytes. Errors become one-line
+`InputError`s that name the file and the problem.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import stat
@@ -19,16 +23,33 @@ from ..patterns import on_first_use
 
 PdfInput = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
-#: Largest input read into memory; larger files are refused rather than risked.
+#: Largest input accepted; larger files are refused rather than risked.
 MAX_INPUT_BYTES = 2 * 1024**3
+
+#: How much of a file is read to tell a PDF from something else: its header must be in it.
+HEADER_BYTES = 1024
 
 
 @dataclass(frozen=True)
 class PdfSource:
-    """The bytes of one PDF and the name reports call it by."""
+    """One PDF, as bytes or as the regular file holding them, and the name reports call it by."""
 
     name: str
-    data: bytes
+    given: bytes | None = None
+    #: The file, when the PDF is one: the readers open it themselves.
+    path: Path | None = None
+
+    @functools.cached_property
+    def data(self) -> bytes:
+        """The whole PDF in memory, for callers that need bytes (the repair writes from them)."""
+        if self.given is not None:
+            return self.given
+        assert self.path is not None
+        try:
+            with self.path.open("rb") as fh:
+                return fh.read()
+        except OSError as exc:  # the file went away, or cannot be read any more
+            raise _refusal(self.name, exc) from None
 
 
 def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
@@ -48,22 +69,17 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
             if info.st_size > MAX_INPUT_BYTES:
                 raise InputError(label, f"file is {info.st_size} bytes, "
                                         f"over the {MAX_INPUT_BYTES} limit")
-            with path.open("rb") as fh:  # read-only, once: inputs are never written
-                # read(n) allocates n bytes first: ask for the size stat gave, not the limit
-                data = fh.read(info.st_size)
-                if fh.read(1):
-                    raise InputError(label, "file is growing while it is read")
+            with path.open("rb") as fh:  # read-only: inputs are never written
+                head = fh.read(HEADER_BYTES)
         except IsADirectoryError:
             if not os.access(path, os.R_OK | os.X_OK):  # a folder the search could not open
                 raise InputError(label, "a folder that cannot be read (permission denied)") \
                     from None
             raise InputError(label, "is a directory, not a PDF") from None
-        except FileNotFoundError:
-            raise InputError(label, "no such file") from None
-        except PermissionError:
-            raise InputError(label, "permission denied") from None
         except OSError as exc:
-            raise InputError(label, exc.strerror or str(exc)) from None
+            raise _refusal(label, exc) from None
+        _refuse_non_pdf(label, head)
+        return PdfSource(label, path=path)
     elif hasattr(pdf, "read"):
         label = name or str(getattr(pdf, "name", "<stream>"))
         if isinstance(pdf, io.TextIOBase):  # reading would decode the PDF's bytes as text
@@ -78,11 +94,23 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
         data = bytes(raw)
     else:
         raise TypeError(f"expected a path, bytes or a binary file object, not {type(pdf).__name__}")
-    if not data:
-        raise InputError(label, "file is empty")
-    if b"%PDF-" not in data[:1024]:
-        raise InputError(label, "not a PDF (no %PDF- header)")
+    _refuse_non_pdf(label, data[:HEADER_BYTES])
     return PdfSource(label, data)
+
+
+def _refusal(label: str, exc: OSError) -> InputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputError(label, "no such file")
+    if isinstance(exc, PermissionError):
+        return InputError(label, "permission denied")
+    return InputError(label, exc.strerror or str(exc))
+
+
+def _refuse_non_pdf(label: str, head: bytes) -> None:
+    if not head:
+        raise InputError(label, "file is empty")
+    if b"%PDF-" not in head:
+        raise InputError(label, "not a PDF (no %PDF- header)")
 
 
 def open_pikepdf(source: PdfSource, password: str = "") -> Any:
@@ -92,25 +120,33 @@ def open_pikepdf(source: PdfSource, password: str = "") -> Any:
     except ImportError:  # pragma: no cover - a declared dependency
         raise MissingDependency("pikepdf", "pip install pikepdf") from None
     try:
-        return pikepdf.open(io.BytesIO(source.data), password=password)
+        # from a path, qpdf reads the file itself with positioned reads: the page helper's
+        # fork shares the descriptor but no file position (see pagescan)
+        given: Any = source.path if source.path is not None else io.BytesIO(source.data)
+        return pikepdf.open(given, password=password)
+    except OSError as exc:  # the file went away, or cannot be opened any more
+        raise _refusal(source.name, exc) from None
     except pikepdf.PasswordError:
         raise InputError(source.name, "encrypted PDF (a password is needed)") from None
     except pikepdf.PdfError as exc:
-        raise InputError(source.name, f"damaged PDF: {_one_line(exc)}") from None
+        raise InputError(source.name, f"damaged PDF: {one_line(exc, given)}") from None
     except Exception as exc:  # qpdf raises a few other types on hostile input
-        raise InputError(source.name, f"cannot be read as a PDF: {_one_line(exc)}") from None
+        raise InputError(source.name,
+                         f"cannot be read as a PDF: {one_line(exc, given)}") from None
 
 
 def open_pdfium(source: PdfSource, password: str | None = None) -> Any:
-    """Open with PDFium; the document keeps a reference to the bytes it reads."""
+    """Open with PDFium, from the file itself or from bytes it keeps a reference to."""
     try:
         import pypdfium2 as pdfium
     except ImportError:  # pragma: no cover - a declared dependency
         raise MissingDependency("pypdfium2", "pip install pypdfium2") from None
     try:
-        return pdfium.PdfDocument(source.data, password=password)
+        return pdfium.PdfDocument(source.path or source.data, password=password)
+    except OSError as exc:  # the file went away, or cannot be opened any more
+        raise _refusal(source.name, exc) from None
     except pdfium.PdfiumError as exc:
-        message = _one_line(exc)
+        message = one_line(exc)
         if "password" in message.lower():
             raise InputError(source.name, "encrypted PDF (a password is needed)") from None
         raise InputError(source.name, f"PDFium cannot read it: {message}") from None
@@ -120,7 +156,13 @@ def open_pdfium(source: PdfSource, password: str | None = None) -> Any:
 _STREAM_NAME = on_first_use(r"(?:stream )?<_io\.BytesIO object at 0x[0-9a-fA-F]+>:? ?")
 
 
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(_STREAM_NAME().sub("", str(exc)).split())
-    return text[:200] or type(exc).__name__
+def one_line(exc: BaseException, opened: Any = None, limit: int = 200) -> str:
+    """A reader's error as one line, without the name qpdf gives the input it `opened`
+    (the file's path, or an in-memory stream's address): our messages name the file."""
+    text = str(exc)
+    if isinstance(opened, (str, os.PathLike)):
+        name = str(opened)
+        text = text.replace(f"{name}: ", "").replace(name, "")
+    text = " ".join(_STREAM_NAME().sub("", text).split())
+    return text[:limit] or type(exc).__name__
 

@@ -73,6 +73,17 @@ def test_a_helper_gives_the_report_one_process_gives(long_mixed: bytes,
     assert len({p.verdict for p in shared.pages}) >= 5  # the shared pages were really judged
 
 
+def test_a_file_read_in_place_gives_both_processes_their_own_places(
+        long_mixed: bytes, tmp_path: Path, starts: list[int]) -> None:
+    """The helper is a fork: had the two processes shared one file position, each would
+    read the other's objects."""
+    path = tmp_path / "long.pdf"
+    path.write_bytes(long_mixed)
+    shared = classify(path, page_helper=True)
+    assert starts == [len(FAMILIES) - 1]
+    assert shared.to_dict()["pages"] == classify(long_mixed).to_dict()["pages"]
+
+
 def test_the_helper_judges_the_pages_that_need_no_earlier_page(
         long_mixed: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[str] = []

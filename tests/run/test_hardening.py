@@ -440,6 +440,21 @@ def test_a_damaged_file_message_names_no_memory_address(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert doc["error"].startswith("damaged PDF: ")
     assert "0x" not in doc["error"] and "BytesIO" not in doc["error"]
+    assert "<input>" not in doc["error"]  # nor the name qpdf gives a file read in place
+
+
+def test_a_file_gone_after_its_header_was_read_is_a_one_line_error(tmp_path: Path) -> None:
+    """A file is read where it lies, after its header was vetted: one that went away in
+    between is refused in one line, as a missing file is."""
+    from pytest_textlayer.judge.classifier import classify_or_raise
+    from pytest_textlayer.pdf.source import read_source
+
+    path = generate("readable").write(tmp_path / "gone.pdf")
+    source = read_source(path)
+    path.unlink()
+    with pytest.raises(InputError) as refused:
+        classify_or_raise(source)
+    assert str(refused.value) == f"{path}: no such file"
 
 
 def test_repair_past_its_time_limit_stops_in_one_line_and_leaves_nothing(tmp_path: Path) -> None:
