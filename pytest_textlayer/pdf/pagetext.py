@@ -124,11 +124,16 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
         if all(len(text) == 1 and text != "\ufffe" for text in one.values()):
             # C charmap decoding: one character per byte, as translate would give (U+FFFE
             # would mark its byte undefined there, failing the string: translate keeps it).
-            chars = "".join(one.get(code, chr(code)) for code in range(256))
-            return functools.partial(_charmap, chars)
+            chars = list(_LATIN1)  # each font's 256 characters cost more one by one
+            for code, text in one.items():
+                chars[code] = text
+            return functools.partial(_charmap, "".join(chars))
     if info.code_width == 2:
         return functools.partial(_two_byte_text, table)
     return functools.partial(_codes_text, ranges, table)
+
+
+_LATIN1 = bytes(range(256)).decode("latin-1")
 
 
 def _latin1(raw: bytes) -> str:
