@@ -47,7 +47,7 @@ def bounding_box(
 
 def matrix(obj: Any) -> Matrix | None:
     try:
-        values = tuple(float(v) for v in obj)
+        values = tuple(map(float, obj))
     except (TypeError, ValueError):
         return None
     if len(values) != 6:
