@@ -130,8 +130,9 @@ def scan_pages(
     forked once the first page is walked; it takes pages from the end of
     `indices` while this process takes them from the start (see the
     module's docstring). It reads the document through its own copy of the
-    qpdf handle: the handle reads from bytes in memory, which a fork copies,
-    never from a shared file. `judge`, run by the helper on each page it
+    qpdf handle: qpdf reads a file with positioned reads (``pread``), so the
+    two share its descriptor but no file position, and bytes in memory are
+    copied by the fork. `judge`, run by the helper on each page it
     walks, may judge the page there: what it returns (not None) comes back
     as :class:`Judged` instead of the page's facts (see judge.detached).
 
