@@ -158,11 +158,16 @@ _STREAM_NAME = on_first_use(r"(?:stream )?<_io\.BytesIO object at 0x[0-9a-fA-F]+
 
 def one_line(exc: BaseException, opened: Any = None, limit: int = 200) -> str:
     """A reader's error as one line, without the name qpdf gives the input it `opened`
-    (the file's path, or an in-memory stream's address): our messages name the file."""
+    (the file's path, or an in-memory stream's address): our messages name the file.
+
+    qpdf puts the name first (``NAME (object 4 0, offset 281): ...``); it is taken from
+    there only, so a file called ``1`` leaves the numbers of the message alone.
+    """
     text = str(exc)
     if isinstance(opened, (str, os.PathLike)):
         name = str(opened)
-        text = text.replace(f"{name}: ", "").replace(name, "")
+        if name and text.startswith(name):
+            text = text[len(name):].removeprefix(":")
     text = " ".join(_STREAM_NAME().sub("", text).split())
     return text[:limit] or type(exc).__name__
 

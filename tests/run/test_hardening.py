@@ -443,6 +443,15 @@ def test_a_damaged_file_message_names_no_memory_address(tmp_path: Path) -> None:
     assert "<input>" not in doc["error"]  # nor the name qpdf gives a file read in place
 
 
+def test_the_name_qpdf_gives_a_file_is_taken_from_the_head_of_its_message_only() -> None:
+    from pytest_textlayer.pdf.source import one_line
+
+    assert one_line(ValueError("/x/a.pdf: unable to find trailer"), Path("/x/a.pdf")) == (
+        "unable to find trailer")
+    damaged = ValueError("1 (object 1 0, offset 15): stream inflate: 1 error")
+    assert one_line(damaged, "1") == "(object 1 0, offset 15): stream inflate: 1 error"
+
+
 def test_a_file_gone_after_its_header_was_read_is_a_one_line_error(tmp_path: Path) -> None:
     """A file is read where it lies, after its header was vetted: one that went away in
     between is refused in one line, as a missing file is."""
