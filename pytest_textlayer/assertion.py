@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import InputError
 from .model import DocumentReport, Verdict, shorten
-from .pdf.source import PdfInput
+from .pdf.source import PdfInput, PdfSource
 from .settings import CheckSettings
 
 #: How many pages of extracted text a `contains` failure shows.
@@ -77,7 +77,8 @@ def run_check(pdf: PdfInput, settings: CheckSettings, name: str | None = None) -
 
 def _run(
     pdf: PdfInput, settings: CheckSettings, name: str | None
-) -> tuple[DocumentReport, bytes | None]:
+) -> tuple[DocumentReport, PdfSource | None]:
+    """The report, and the source it was made from (its bytes are read only if asked for)."""
     from .judge.classifier import classify
     from .pdf.source import read_source
 
@@ -85,12 +86,11 @@ def _run(
         source = read_source(pdf, name)
     except InputError as exc:
         report = DocumentReport(path=exc.path, error=exc.problem)
-        data = None
-    else:
-        report = classify(source.data, settings=settings, name=source.name)
-        data = source.data
+        announce(report)
+        return report, None
+    report = classify(source, settings=settings)
     announce(report)
-    return report, data
+    return report, source
 
 
 def announce(report: DocumentReport) -> None:
@@ -156,13 +156,13 @@ def check(
     name: str | None = None,
 ) -> tuple[DocumentReport, list[str] | None]:
     """Check one PDF; return the report and the failure message lines (None when it passes)."""
-    report, data = _run(pdf, settings, name)
+    report, source = _run(pdf, settings, name)
     missing: list[str] = []
     texts: list[str] | None = None
-    if contains is not None and data is not None and report.error is None:
+    if contains is not None and source is not None and report.error is None:
         wanted = [contains] if isinstance(contains, str) else list(contains)
         try:
-            texts = extract_pages(data, settings.pages)
+            texts = extract_pages(source.data, settings.pages)
         except InputError as exc:  # PDFium refused a file classify read: say so, once
             return report, [f"PDF text could not be extracted: {exc}"]
         missing = missing_strings(texts, wanted)

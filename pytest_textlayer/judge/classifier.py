@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
 
 def classify(
-    pdf: PdfInput,
+    pdf: PdfInput | PdfSource,
     *,
     settings: CheckSettings | None = None,
     name: str | None = None,
