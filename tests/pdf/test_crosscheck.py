@@ -10,6 +10,7 @@ generators (fontTools), broken by the breakers or given a ToUnicode here.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,30 @@ def test_collection_tables_give_the_characters_of_adobe_cids() -> None:
     assert (japan[34], japan[843], japan[1125]) == ("A", "あ", "亜")
     assert collection_table("GB1")[4559] == "中"
     assert collection_table("Identity") == {}
+
+
+@pytest.mark.parametrize("ordering", ["Japan1", "GB1", "CNS1", "Korea1"])
+def test_a_collection_table_is_the_dictionary_of_its_file(ordering: str) -> None:
+    """Held as one string, a table still gives exactly what its file says, CID by CID."""
+    from pytest_textlayer.pdf.crosscheck import CID_TABLE_DIRS, collection_table
+
+    table = collection_table(ordering)
+    if not table:
+        pytest.skip("poppler-data's cidToUnicode tables are not installed")
+    path = next(p for d in CID_TABLE_DIRS if os.path.exists(p := f"{d}/Adobe-{ordering}"))
+    expected: dict[int, str] = {}
+    with open(path, encoding="ascii") as fh:
+        for cid, value in enumerate(fh.read().split()):
+            code = int(value, 16)
+            if 0x20 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+                expected[cid] = chr(code)
+    assert dict(table.items()) == expected and list(table) == list(expected)
+    assert len(table) == len(expected)
+    absent = [cid for cid in (-1, 0, max(expected) + 1, 10**9) if cid not in expected]
+    assert absent and not any(cid in table for cid in absent)
+    assert all(table.get(cid) is None for cid in absent)
+    with pytest.raises(KeyError):
+        table[absent[0]]
 
 
 def test_kana_and_ideographs_permuted_together_contradict() -> None:
