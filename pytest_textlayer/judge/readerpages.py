@@ -21,6 +21,7 @@ from typing import Any
 
 from ..model import PageReport, Verdict
 from ..pdf.readers import pdfium_char_counts
+from ..pdf.source import one_line
 from ..settings import CheckSettings
 
 #: Characters of a sample kept in the report.
@@ -44,7 +45,7 @@ def judge_page(doc: Any, index: int, settings: CheckSettings, why: str, *,
         chars, bad, pua, images, text = _read(doc, index)
     except Exception as exc:  # noqa: BLE001 - PDFium could not lay the page out
         return _report(number, Verdict.UNDECODABLE, settings,
-                       (f"{why}; {_UNLOADED} ({_line(exc)})",), "")
+                       (f"{why}; {_UNLOADED} ({one_line(exc)})",), "")
     if not chars:
         if images:
             verdict, found = Verdict.ABSENT, f"no text, {images} image(s): only OCR can read it"
@@ -97,10 +98,6 @@ def _report(number: int, verdict: Verdict, settings: CheckSettings, evidence: tu
     return PageReport(number=number, verdict=verdict, ok=settings.is_ok(verdict),
                       evidence=evidence, unmapped_glyphs=unmapped,
                       sample=" ".join(text.split())[:SAMPLE_LIMIT], decided_by="readers")
-
-
-def _line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 __all__ = ["judge_page", "unloaded"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
-from ..pdf.source import PdfSource, open_pikepdf
+from ..pdf.source import PdfSource, one_line, open_pikepdf
 from ..pdf.streamguard import MAX_DEFLATE_RATIO, decoded_size, oversized
 
 MIB = 1024 * 1024
@@ -118,7 +118,8 @@ def vet_opened(pdf: Any, source: PdfSource, limits: Limits, password: str = "", 
         try:
             count = len(pdf.pages)
         except Exception as exc:  # a broken page tree raises from qpdf
-            raise InputError(source.name, f"page tree cannot be read: {_line(exc)}") from None
+            problem = one_line(exc, pdf.filename)  # without the name qpdf gives the file
+            raise InputError(source.name, f"page tree cannot be read: {problem}") from None
         if count > limits.max_pages:
             raise InputError(
                 source.name,
@@ -180,10 +181,6 @@ def _oversized_streams(pdf: Any, limit: int) -> Iterator[tuple[tuple[int, int], 
 
 def _mib(size: int) -> str:
     return f"{size // MIB} MiB" if size >= MIB else f"{size} bytes"
-
-
-def _line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 __all__ = [

@@ -452,6 +452,28 @@ def test_the_name_qpdf_gives_a_file_is_taken_from_the_head_of_its_message_only()
     assert one_line(damaged, "1") == "(object 1 0, offset 15): stream inflate: 1 error"
 
 
+def test_a_broken_page_tree_is_refused_without_the_name_qpdf_gives_the_file(
+        tmp_path: Path) -> None:
+    """qpdf raises from the page tree with the file's path first: the refusal names the file
+    once, as every other one does."""
+    from pytest_textlayer.pdf.source import read_source
+    from pytest_textlayer.run.limits import vet_opened
+
+    path = generate("readable").write(tmp_path / "tree.pdf")
+
+    class BrokenTree:  # a failure path qpdf rarely takes: it finds most loops when opening
+        filename = str(path)
+
+        @property
+        def pages(self) -> list[object]:
+            raise ValueError(f"{path} (object 2 0): Loop detected in /Pages structure")
+
+    with pytest.raises(InputError) as refused:
+        vet_opened(BrokenTree(), read_source(path), Limits(max_pages=10), streams=False)
+    assert str(refused.value) == (f"{path}: page tree cannot be read: (object 2 0): "
+                                  "Loop detected in /Pages structure")
+
+
 def test_a_file_gone_after_its_header_was_read_is_a_one_line_error(tmp_path: Path) -> None:
     """A file is read where it lies, after its header was vetted: one that went away in
     between is refused in one line, as a missing file is."""
