@@ -82,15 +82,15 @@ def _run(
     from .judge.classifier import classify
     from .pdf.source import read_source
 
+    read: PdfSource | None = None
     try:
-        source = read_source(pdf, name)
+        read = read_source(pdf, name)
     except InputError as exc:
         report = DocumentReport(path=exc.path, error=exc.problem)
-        announce(report)
-        return report, None
-    report = classify(source, settings=settings)
+    else:
+        report = classify(read, settings=settings)
     announce(report)
-    return report, source
+    return report, read
 
 
 def announce(report: DocumentReport) -> None:
