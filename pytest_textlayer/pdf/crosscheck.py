@@ -244,16 +244,24 @@ def one_text(text: str) -> frozenset[str]:
 
 def name_texts(names: Mapping[int, str], zapf: bool = False) -> dict[int, frozenset[str]]:
     """Code → text of the glyph names an encoding selects (names that mean nothing left out)."""
-    from .encodings import is_index_name, name_to_unicode
-
     out: dict[int, frozenset[str]] = {}
     for code, name in names.items():
-        if is_index_name(name) or _index_uni(name):
-            continue
-        text = name_to_unicode(name, zapf)
-        if text:
-            out[code] = one_text(text)
+        texts = _name_text(name, zapf)
+        if texts is not None:
+            out[code] = texts
     return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_text(name: str, zapf: bool) -> frozenset[str] | None:
+    """One name's account, or None when it means nothing: a font's encoding names the same
+    few hundred glyphs as every other font's, and testing a name costs ten lookups of it."""
+    from .encodings import is_index_name, name_to_unicode
+
+    if is_index_name(name) or _index_uni(name):
+        return None
+    text = name_to_unicode(name, zapf)
+    return one_text(text) if text else None
 
 
 def _index_uni(name: str) -> bool:
