@@ -24,6 +24,8 @@ from .sfntcmap import big_endian_array
 
 #: The codespace of simple fonts: every code is one byte.
 ONE_BYTE: tuple[tuple[int, int, int], ...] = ((1, 0, 0xFF),)
+#: Every one-byte code, to take a font's bad codes from.
+_BYTE_CODES = frozenset(range(256))
 
 # Why a code is bad: the status it gives a page, the route name, and the phrase for the evidence.
 REASONS: dict[str, tuple[FontStatus, str, str]] = {
@@ -236,8 +238,12 @@ class FontInfo:
 
     @cached_property
     def good_bytes(self) -> bytes:
-        """The one-byte codes that are not bad (to delete with bytes.translate, leaving the bad)."""
-        return bytes(code for code in range(256) if not self.is_bad_code(code))
+        """The one-byte codes that are not bad (to delete with bytes.translate, leaving the bad):
+        :meth:`is_bad_code`'s test, for all 256 at once."""
+        bad, unicode = self.bad, self.unicode
+        if self.missing is None:
+            return bytes(sorted(_BYTE_CODES.difference(bad)))
+        return bytes([code for code in range(256) if code in unicode and code not in bad])
 
     def judge_clean(self, total: int) -> tuple[FontStatus, str, str | None]:
         """Status, route and evidence for `total` glyphs drawn, none of them bad."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fontinfo import ONE_BYTE, FontInfo, split_codes
-from .fontprogram import pdf_numbers
+from .fontprogram import pdf_numbers, pdf_width_items
 
 _textshow: Any
 try:  # the compiled text assembly (_textshow.c); absent, TextSink.show does it in Python
@@ -76,8 +76,14 @@ def text_font(info: FontInfo, width: float | None = None) -> TextFont:
 
 
 def _table(info: FontInfo) -> dict[int, str]:
+    """What `str.translate` needs to decode the font's codes: a one-byte font's codes whose
+    text is not their own character; a wider font's map as it is (an entry giving a code's
+    own character translates to itself, and a CJK font's map has thousands to sift)."""
     unicode = info.unicode or builtin_symbol_text(info)
-    return {code: text for code, text in unicode.items() if len(text) != 1 or ord(text) != code}
+    if info.code_width == 1:
+        return {code: text for code, text in unicode.items()
+                if code < 256 and (len(text) != 1 or ord(text) != code)}
+    return unicode if type(unicode) is dict else dict(unicode)
 
 
 def decodes_fully(info: FontInfo) -> bool:
@@ -98,9 +104,14 @@ def builtin_symbol_text(info: FontInfo) -> dict[int, str]:
     if (info.embedded or info.unicode or info.missing is not None or info.codes_are_utf16
             or info.code_ranges != ONE_BYTE or not plain.startswith(("Symbol", "ZapfDingbats"))):
         return {}
+    return _symbol_table(plain.startswith("ZapfDingbats"))
+
+
+@functools.lru_cache(maxsize=2)
+def _symbol_table(zapf: bool) -> dict[int, str]:
+    """The built-in encoding's text (shared by every such font: callers copy what they keep)."""
     from .encodings import name_to_unicode
 
-    zapf = plain.startswith("ZapfDingbats")
     if zapf:
         from reportlab.pdfbase._fontdata_enc_zapfdingbats import ZapfDingbatsEncoding as names
     else:
@@ -120,12 +131,11 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     if info.code_width == 1 and not info.codes_are_utf16:
         if not table:
             return _latin1
-        one = {code: text for code, text in table.items() if code < 256}
-        if all(len(text) == 1 and text != "\ufffe" for text in one.values()):
+        if all(len(text) == 1 and text != "\ufffe" for text in table.values()):
             # C charmap decoding: one character per byte, as translate would give (U+FFFE
             # would mark its byte undefined there, failing the string: translate keeps it).
             chars = list(_LATIN1)  # each font's 256 characters cost more one by one
-            for code, text in one.items():
+            for code, text in table.items():
                 chars[code] = text
             return functools.partial(_charmap, "".join(chars))
     if info.code_width == 2:
@@ -180,10 +190,10 @@ def mean_width(font: Any) -> float:
             default = float(descendant.get("/DW", 1000))
             spec = descendant.get("/W")
             if isinstance(spec, pikepdf.Array):
-                items = list(spec)
+                items = pdf_width_items(spec)
                 i = 0
                 while i + 1 < len(items):
-                    if isinstance(items[i + 1], pikepdf.Array):
+                    if isinstance(items[i + 1], (list, pikepdf.Array)):
                         widths.extend(float(w) for w in items[i + 1])
                         i += 2
                     elif i + 2 < len(items):
