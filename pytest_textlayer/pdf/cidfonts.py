@@ -17,7 +17,15 @@ from .cmaps import parse_cmap
 from .crosscheck import CJK_ORDERINGS, program_texts
 from .fallbackroutes import program_route
 from .fontinfo import FontInfo
-from .fontprogram import cid_to_gid_map, font_program, is_stream, pdf_name, pdf_text, read
+from .fontprogram import (
+    cid_to_gid_map,
+    font_program,
+    is_stream,
+    pdf_name,
+    pdf_text,
+    pdf_width_items,
+    read,
+)
 from .tounicode import judge_tounicode, tounicode
 
 # -- predefined CMaps --------------------------------------------------------------------------
@@ -61,10 +69,10 @@ def cid_widths(cidfont: Any) -> dict[int, float]:
     spec = cidfont.get("/W")
     if not isinstance(spec, pikepdf.Array):
         return out
-    items = list(spec)
+    items = pdf_width_items(spec)
     i = 0
     while i + 1 < len(items):
-        if isinstance(items[i + 1], pikepdf.Array):
+        if isinstance(items[i + 1], (list, pikepdf.Array)):
             start = int(items[i])
             for k, w in enumerate(items[i + 1]):
                 out[start + k] = float(w)

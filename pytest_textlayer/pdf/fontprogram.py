@@ -77,6 +77,39 @@ def pdf_numbers(array: Any) -> list[float]:
     return [float(w) for w in array]
 
 
+def pdf_width_items(array: Any) -> list[Any]:
+    """The items of a CIDFont's /W (numbers, and arrays of numbers), read from its text in one
+    step as :func:`pdf_numbers` reads a flat array: a CJK font's /W holds thousands.
+
+    The numbers come as floats, the inner arrays as lists of floats; anything
+    else (an indirect item, a name) gives qpdf's own items, read one at a time.
+    """
+    text = array.unparse(resolved=True)
+    if text[:1] == b"[" and text[-1:] == b"]":
+        items: list[Any] = []
+        inner: list[float] | None = None
+        try:
+            for token in text[1:-1].replace(b"[", b" [ ").replace(b"]", b" ] ").split():
+                if token == b"[":
+                    if inner is not None:
+                        raise ValueError("nested deeper than /W nests")
+                    inner = []
+                elif token == b"]":
+                    if inner is None:
+                        raise ValueError("unbalanced")
+                    items.append(inner)
+                    inner = None
+                elif inner is not None:
+                    inner.append(float(token))
+                else:
+                    items.append(float(token))
+            if inner is None:
+                return items
+        except ValueError:  # an indirect item, a name: qpdf reads each item
+            pass
+    return list(array)
+
+
 def font_program(descriptor: Any) -> tuple[str | None, Any]:
     """(kind, stream) of the embedded program: TrueType, Type1, CFF, CIDCFF, OpenType."""
     import pikepdf

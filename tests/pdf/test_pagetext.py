@@ -369,3 +369,31 @@ def test_widths_read_in_one_step_equal_reading_each_item() -> None:
         assert pdf_numbers(array) == [float(w) for w in array]
     assert holder.Widths.unparse().endswith(b" R")  # what the one-step read must not parse
     assert pdf_numbers(holder.Widths) == [278.0, 556.0, 500.25]
+
+
+def test_cid_widths_read_in_one_step_equal_reading_each_item() -> None:
+    """A CIDFont's /W is read from its text too: numbers and inner arrays as floats, and
+    qpdf's own items where the text holds anything else (an indirect item, a name, an
+    array nested deeper than /W nests), so both readings give the same widths."""
+    import pikepdf
+
+    from pytest_textlayer.pdf.cidfonts import cid_widths
+    from pytest_textlayer.pdf.fontprogram import pdf_width_items
+
+    pdf = pikepdf.new()
+    shared = pdf.make_indirect(pikepdf.Array([1, pikepdf.Array([500, 600.5]), 5, 10, 300]))
+    holder = pdf.make_indirect(pikepdf.Dictionary(W=shared))
+    fallbacks = (
+        pikepdf.Array([1, pdf.make_indirect(pikepdf.Array([7, 8])), 2]),
+        pikepdf.Array([1, pikepdf.Name.a, 2]),
+        pikepdf.Array([1, pikepdf.Array([2, pikepdf.Array([3])]), 4]),
+    )
+
+    assert pdf_width_items(holder.W) == [1.0, [500.0, 600.5], 5.0, 10.0, 300.0]
+    assert pdf_width_items(pikepdf.Array([2.5, pikepdf.Array([])])) == [2.5, []]
+    assert pdf_width_items(pikepdf.Array([])) == []
+    for array in fallbacks:
+        assert pdf_width_items(array) == list(array)  # qpdf's items, as read before
+    cidfont = pikepdf.Dictionary(W=holder.W)
+    assert cid_widths(cidfont) == {1: 500.0, 2: 600.5, 5: 300.0, 6: 300.0, 7: 300.0, 8: 300.0,
+                                   9: 300.0, 10: 300.0}
