@@ -28,6 +28,13 @@ _SPACE = re.compile(rb"\s+")
 #: A run of hex-string tokens (what _TOKEN would find one at a time), and its items' digits.
 _HEX_RUN = re.compile(rb"(?:\s*<[0-9A-Fa-f\s]*>)+")
 _HEX_ITEM = re.compile(rb"<([0-9A-Fa-f\s]*)>")
+#: The first section's keyword, a whole token: what comes before it is the CMap's preamble.
+_FIRST_SECTION = re.compile(
+    rb"(?<![^\s])begin(?:codespacerange|bfchar|bfrange|cidchar|cidrange|notdefchar|notdefrange)"
+    rb"(?![^\s<>\[\]()/%{}])"
+)
+#: A run of hex strings of whole bytes with no white space inside (what writers write).
+_PLAIN_RUN = re.compile(rb"(?:\s*<(?:[0-9A-Fa-f][0-9A-Fa-f])+>)+")
 #: The most codes a single range may expand to (guards against 0000-FFFFFFFF bombs).
 MAX_RANGE = 0x10000
 #: The most codes all ranges of one CMap may expand to together: a real CMap covers at most
@@ -141,14 +148,17 @@ def parse_cmap(data: bytes) -> CMap:
     tokens: list[tuple[int, bytes]] = []
     sections = 0
     section: bytes | None = None
+    plain = False  # the section's tokens are all plain hex strings (see _PLAIN_RUN)
     last: tuple[int, bytes] = (0, b"")
-    pos = 0
+    pos = _preamble_end(data)
     while True:
         if section is not None:
             # A section's usual body, hex strings only: the tokens of the whole run in one step.
             run = _HEX_RUN.match(data, pos)
             if run is not None:
-                tokens.extend([(1, digits) for digits in _HEX_ITEM.findall(run.group())])
+                text = run.group()
+                tokens.extend([(1, digits) for digits in _HEX_ITEM.findall(text)])
+                plain = plain and _PLAIN_RUN.fullmatch(text) is not None
                 pos = run.end()
         match = _TOKEN.search(data, pos)
         if match is None:
@@ -161,28 +171,47 @@ def parse_cmap(data: bytes) -> CMap:
         if kind == 5 and not value.startswith(b"/"):
             name = _SECTIONS.get(value)
             if name is not None:
-                section, tokens = name, []
+                section, tokens, plain = name, [], True
                 sections += 1
                 continue
             if section is not None and value.startswith(b"end"):
-                _apply(section, tokens, cmap)
+                _apply(section, tokens, cmap, plain)
                 section, tokens = None, []
                 continue
             if value == b"usecmap" and last[0] == 5:
                 cmap.usecmap = last[1].lstrip(b"/").decode("latin-1")
         if section is not None:
             tokens.append((kind, value))
+            plain = False
         else:
             last = (kind, value)
     if section is not None:  # unterminated last section: use what is there
-        _apply(section, tokens, cmap)
+        _apply(section, tokens, cmap, plain)
     if not sections:
         raise ValueError("not a CMap: no codespacerange, bfchar, bfrange or cid section")
     return cmap
 
 
-def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
-    """Interpret the tokens of one section, skipping malformed entries instead of failing."""
+def _preamble_end(data: bytes) -> int:
+    """Where tokenizing may start: the first section, when what precedes it can only be
+    tokens that set nothing (no comment or string that could hide a keyword; no usecmap
+    anywhere, which takes its name from the last token outside a section)."""
+    first = _FIRST_SECTION.search(data)
+    if first is None or b"usecmap" in data:
+        return 0
+    preamble = data[: first.start()]
+    if b"%" in preamble or b"(" in preamble:
+        return 0
+    return first.start()
+
+
+def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap, plain: bool = False,
+           ) -> None:
+    """Interpret the tokens of one section, skipping malformed entries instead of failing;
+    `plain`: every token is a hex string of whole bytes with no white space inside."""
+    if section == b"bfchar" and plain:
+        _plain_bfchar(tokens, cmap)
+        return
     values: list[object] = []
     i = 0
     while i < len(tokens):
@@ -257,3 +286,23 @@ def _apply(section: bytes, tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
                 first, last = int.from_bytes(lo, "big"), int.from_bytes(hi, "big")
                 for n, code in enumerate(range(first, cmap.room(first, last) + 1)):
                     cmap.cids[code] = cid + n
+
+
+def _plain_bfchar(tokens: list[tuple[int, bytes]], cmap: CMap) -> None:
+    """A bfchar section of plain hex strings, read as :func:`_apply` reads it, in fewer steps:
+    a ToUnicode is mostly such pairs, thousands of them in a CJK font's."""
+    digits = [raw for _, raw in tokens]
+    sources = digits[0:len(digits) - 1:2]  # a source with no destination maps nothing
+    cmap.code_widths.update({len(src) >> 1 for src in sources})
+    cmap.unicode.update(zip([int(src, 16) for src in sources], map(_destination, digits[1::2]),
+                            strict=True))
+
+
+def _destination(digits: bytes) -> str:
+    """:func:`decode_utf16` of plain hex digits; one UTF-16 unit without building bytes."""
+    if len(digits) == 4:
+        value = int(digits, 16)
+        return "\ufffd" if 0xD800 <= value <= 0xDFFF else chr(value)
+    if len(digits) == 2:
+        return chr(int(digits, 16))
+    return decode_utf16(bytes.fromhex(digits.decode("ascii")))
