@@ -41,6 +41,7 @@ from ..pdf.source import (
     open_pdfium,
     open_pikepdf,
     read_source,
+    repaired_on_open,
 )
 from ..settings import CheckSettings
 from .contradicted import contradicted
@@ -134,7 +135,7 @@ def iter_page_reports(
     if readers is not None:
         readers.append(qpdf_version())
     pdfium = _LazyPdfium(source, password, readers)
-    patched = bool(qpdf.get_warnings())  # what opening it took, before any object is read
+    patched = repaired_on_open(qpdf)  # what opening it took, before any object is read
     try:
         if vet is not None:
             vet(qpdf)

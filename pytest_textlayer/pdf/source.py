@@ -135,6 +135,25 @@ def open_pikepdf(source: PdfSource, password: str = "") -> Any:
                          f"cannot be read as a PDF: {one_line(exc, given)}") from None
 
 
+#: What qpdf says when it puts a sound file's page tree in order as it lists the pages (its
+#: getAllPages): a page with no /Resources or /MediaBox, a page given directly, an /Annots
+#: that is no array or names an annotation twice, a page listed twice, a wrong /Type. The
+#: cross-reference table was read as written: no part of the file is missing.
+_PAGE_TREE_ORDER = on_first_use(
+    r"kid \d+ \(from 0\) (?:Resources is missing or invalid; repairing"
+    r"|MediaBox is undefined; setting to letter / ANSI A|is direct; converting to indirect"
+    r"|Annots is not an array; removing|Annots has duplicate entry for annotation \d+ \d+"
+    r"|appears more than once in the pages tree; creating a new page object as a copy)$"
+    r"|/Type key should be /Pages? but is not; overriding$"
+)
+
+
+def repaired_on_open(qpdf: Any) -> bool:
+    """Did qpdf have to repair the file to open it (damaged, truncated, rebuilt), beyond
+    putting its page tree in order? Such a file needs a second reader's word."""
+    return not all(_PAGE_TREE_ORDER().search(warning) for warning in qpdf.get_warnings())
+
+
 def open_pdfium(source: PdfSource, password: str | None = None) -> Any:
     """Open with PDFium, from the file itself or from bytes it keeps a reference to."""
     try:
