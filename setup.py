@@ -1,4 +1,5 @@
-"""The compiled content-stream tokenizer and text assembly; everything else is in pyproject.toml.
+"""The compiled content-stream tokenizer, operator loop and text assembly; the rest is in
+pyproject.toml.
 
 ``optional=True``: where one cannot be compiled the package installs without it
 and does that part in Python (same results, slower).
@@ -16,6 +17,11 @@ setup(
         Extension(
             "pytest_textlayer.pdf._textshow",
             sources=["pytest_textlayer/pdf/_textshow.c"],
+            optional=True,
+        ),
+        Extension(
+            "pytest_textlayer.pdf._walkloop",
+            sources=["pytest_textlayer/pdf/_walkloop.c"],
             optional=True,
         ),
     ]

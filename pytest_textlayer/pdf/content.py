@@ -14,13 +14,17 @@ This module is the walk itself, kept whole: the operators' interpreter and
 what it follows (forms, glyph procedures, appearances). The records it
 fills are :mod:`.pagecontent`'s, the matrix arithmetic :mod:`.geometry`'s,
 the image counts and coverage grid :mod:`.imagecover`'s, what optional
-content hides :mod:`.optionalcontent`'s. It stays a little over 600 lines
+content hides :mod:`.optionalcontent`'s. It stays whole, at about 670 lines,
 because the interpreter's loop is the hot path of every check: split across
-modules it would pay attribute lookups per operator.
+modules it would pay attribute lookups per operator. Where the extensions
+are built, the common operators are interpreted in C (``_walkloop.c``) and
+the shown strings counted there (``_textshow.c``); the Python loop below is
+their definition and interprets what they hand back.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -182,7 +186,17 @@ class _Walker(ImageCoverage, OptionalContent):
         tm: Matrix = IDENTITY
         tlm: Matrix = IDENTITY
         fonts: dict[str, Any] = {}  # Tf operand -> what self.font gave, for this stream
-        for op, args in ops:
+        fast = compiled_loop()
+        skipped = skipped_errors()
+        i, count = 0, len(ops)
+        while i < count:
+            if fast is not None:  # the compiled loop, up to an operator it leaves to this one
+                i, tm, tlm, state = fast(self, ops, i, state, resources, tm, tlm, depth, type3,
+                                         fonts, stack, marked, spans)
+                if i >= count:
+                    break
+            op, args = ops[i]
+            i += 1
             try:
                 # Most frequent first (Tj, Td, Tf, TJ make up nine in ten of a typeset page).
                 if op == b"Tj":
@@ -270,7 +284,7 @@ class _Walker(ImageCoverage, OptionalContent):
                         self.small_images += 1
                 elif op in _PAINT:
                     self.paths += 1
-            except (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError):
+            except skipped:
                 continue  # a malformed operand skips its operator, as viewers do
         self.hidden = hidden_at_start  # unbalanced BDC/EMC must not leak out of the stream
 
@@ -520,6 +534,31 @@ if _textshow is not None:
 #: compiled one when the extension is built (a shown string's counts and placement cost more
 #: in Python's attribute traffic than in their arithmetic), else the method itself.
 _show: Callable[..., Matrix] = _Walker.show if _textshow is None else _textshow.walk_show
+
+_walkloop: Any
+try:  # the compiled operator loop (_walkloop.c); absent, the walk's own loop does it all
+    from . import _walkloop
+except ImportError:  # pragma: no cover - depends on the build
+    _walkloop = None
+
+
+@functools.cache
+def skipped_errors() -> tuple[type[BaseException], ...]:
+    """What a malformed operand raises: its operator is skipped (pikepdf's, once imported)."""
+    import pikepdf
+
+    return (TypeError, ValueError, IndexError, AttributeError, pikepdf.PdfError)
+
+
+@functools.cache
+def compiled_loop() -> Callable[..., tuple[int, Matrix, Matrix, _State]] | None:
+    """``_walkloop.run``, told once what the loop cannot know of this module; None without
+    the extension."""
+    if _walkloop is None:
+        return None
+    _walkloop.rules(_show, skipped_errors(), IDENTITY)
+    run: Callable[..., tuple[int, Matrix, Matrix, _State]] = _walkloop.run
+    return run
 
 
 def _type3_name(font: Any, code: int) -> Any:

@@ -1,9 +1,12 @@
-"""The compiled text-showing step of the walk gives exactly what _Walker.show gives in Python.
+"""The compiled text-showing step and operator loop of the walk give exactly what
+_Walker.show and _Walker.walk's own loop give in Python.
 
 `content._show` is `_textshow.walk_show` when the extension is built, else
 the method `_Walker.show`; the text it hands on goes through
-`pagetext.show_text` the same way. Generated content streams are walked by
-both routes over one page that has a one-byte font, an Identity-H font, a
+`pagetext.show_text` the same way; `content.compiled_loop()` gives
+`_walkloop.run`, which interprets the common operators before the walk's own
+loop sees them. Generated content streams are walked by
+every route over one page that has a one-byte font, an Identity-H font, a
 font of mixed one- and two-byte codes, a Type3 font and a form, inside and
 outside ActualText spans, hidden layers and annotations: every count, code,
 word break and error must agree.
@@ -24,7 +27,8 @@ from pytest_textlayer.pdf import content, pagetext
 from pytest_textlayer.pdf.content import scan_page
 from pytest_textlayer.pdf.pagecontent import PageContent
 
-native = pytest.mark.skipif(pagetext._textshow is None, reason="extension not built")
+native = pytest.mark.skipif(pagetext._textshow is None or content._walkloop is None,
+                            reason="extensions not built")
 
 _UNICODE = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
 /CMapName /U def 1 begincodespacerange <0000> <FFFF> endcodespacerange
@@ -86,7 +90,7 @@ _STRINGS = st.sampled_from([b"(Hello)", b"( )", b"()", b"(a b)", b"<0041>", b"<0
 @st.composite
 def _operator(draw: Any) -> bytes:
     n = _NUMBERS
-    kind = draw(st.integers(0, 21))
+    kind = draw(st.integers(0, 22))
     if kind <= 3:
         return draw(_STRINGS) + b" Tj"
     if kind <= 6:
@@ -119,6 +123,13 @@ def _operator(draw: Any) -> bytes:
         return b"/Fm Do"
     if kind == 19:
         return b"BT /F4 20 Tf 10 10 Td (AB) Tj ET"
+    if kind == 20:  # operands of the wrong kind or number: the operator is skipped, or not
+        return draw(st.sampled_from([
+            b"(x) 1 Td", b"1 Td", b"/N Tz", b"(2) Tr", b"2.7 Tr", b"1 2 3 4 5 cm",
+            b"1 2 3 4 5 (x) cm", b"Tf", b"/F9 12 Tf", b"/F1 (big) Tf", b"/F1 Tf", b"(s) TL",
+            b"1 2 3 4 5 6 7 Tm", b"1 2 3 4 5 /x Tm", b"Q Q", b"EMC EMC", b"'", b'1 2 "',
+            b"BMC", b"Tj", b"TJ", b"[(a) (b)] (c) TJ", b"(a) (b) Tj", b"1 (x) TD", b"Ts",
+            b"(1) TL T*", b"true Tz", b"null Ts", b"/F2 1e3 Tf", b"S f* B* b* sh n W"]))
     return b"BT /F%d 10 Tf 20 300 Td " % draw(st.integers(1, 3)) + draw(_STRINGS) + b" Tj ET"
 
 
@@ -150,8 +161,10 @@ def _walk_both(pdf: pikepdf.Pdf, stream: bytes, annotated: bool) -> tuple[Any, A
     elif "/Annots" in page:
         del page.Annots
     found = []
-    for route in ("native", "python"):
+    for route in ("native", "python loop", "python"):
         with pytest.MonkeyPatch.context() as m:
+            if route != "native":  # the walk's own operator loop (_walkloop.c's, natively)
+                m.setattr(content, "compiled_loop", lambda: None)
             if route == "python":
                 m.setattr(content, "_show", content._Walker.show)
                 m.setattr(content, "show_text", pagetext.TextSink.show)
@@ -159,7 +172,8 @@ def _walk_both(pdf: pikepdf.Pdf, stream: bytes, annotated: bool) -> tuple[Any, A
                 found.append(record(scan_page(pdf, 0, {}, text_budget=200)))
             except ValueError as exc:
                 found.append(str(exc))
-    return found[0], found[1]
+    assert found[0] == found[1], "the compiled operator loop and the walk's own differ"
+    return found[0], found[2]
 
 
 @pytest.fixture(scope="module")
