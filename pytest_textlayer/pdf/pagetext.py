@@ -127,17 +127,21 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     weak dictionary keyed by the font, which must be free to die.
     """
     ranges = info.code_ranges
-    table = None if info.codes_are_utf16 else _table(info)
     if info.code_width == 1 and not info.codes_are_utf16:
-        if not table:
-            return _latin1
-        if all(len(text) == 1 and text != "\ufffe" for text in table.values()):
-            # C charmap decoding: one character per byte, as translate would give (U+FFFE
-            # would mark its byte undefined there, failing the string: translate keeps it).
-            chars = list(_LATIN1)  # each font's 256 characters cost more one by one
-            for code, text in table.items():
+        # The font's 256 characters laid over latin-1's, each code's text in its place: most
+        # fonts' come out one character each, decoded by C charmap decoding (as translate
+        # would decode them; U+FFFE would mark its byte undefined there, failing the string:
+        # translate keeps it), or latin-1's own when nothing differs.
+        chars = list(_LATIN1)
+        for code, text in (info.unicode or builtin_symbol_text(info)).items():
+            if 0 <= code < 256:
                 chars[code] = text
-            return functools.partial(_charmap, "".join(chars))
+        laid = "".join(chars)
+        if laid == _LATIN1:
+            return _latin1
+        if len(laid) == 256 and "\ufffe" not in laid and set(map(len, chars)) == {1}:
+            return functools.partial(_charmap, laid)
+    table = None if info.codes_are_utf16 else _table(info)
     if info.code_width == 2:
         return functools.partial(_two_byte_text, table)
     return functools.partial(_codes_text, ranges, table)
