@@ -8,6 +8,7 @@ never disagree about a page.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
@@ -37,8 +38,8 @@ def printable(text: str) -> str:
 
 def printable_fields(report: Any) -> None:
     """Make every text field of a frozen report printable (strings and tuples of strings)."""
-    for f in fields(report):
-        value = getattr(report, f.name)
+    for name in _field_names(report.__class__):
+        value = getattr(report, name)
         if isinstance(value, str):
             clean: Any = printable(value)
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
@@ -46,7 +47,13 @@ def printable_fields(report: Any) -> None:
         else:
             continue
         if clean != value:
-            object.__setattr__(report, f.name, clean)
+            object.__setattr__(report, name, clean)
+
+
+@functools.cache
+def _field_names(cls: Any) -> tuple[str, ...]:
+    """A report class's fields, looked up once (every page and font report is made clean)."""
+    return tuple(f.name for f in fields(cls))
 
 
 class Verdict(str, enum.Enum):
