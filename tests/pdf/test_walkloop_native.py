@@ -82,7 +82,7 @@ def _walk(pdf: pikepdf.Pdf, resources: Any, ops: list[tuple[bytes, Any]], compil
 
     walker = content._Walker(pdf, {}, (0.0, 0.0, 300.0, 400.0))
     walker.instructions = lambda source, what: list(ops)  # type: ignore[method-assign]
-    loop = content._walkloop.run
+    loop, text_step = content._walkloop.run, content._show
     with pytest.MonkeyPatch.context() as m:
         m.setattr(content, "_show", show)
         m.setattr(content, "compiled_loop", lambda: loop if compiled else None)
@@ -93,7 +93,7 @@ def _walk(pdf: pikepdf.Pdf, resources: Any, ops: list[tuple[bytes, Any]], compil
         except Exception as exc:  # noqa: BLE001 - each route must raise the same
             outcome = (type(exc).__name__, str(exc))
         finally:  # the walk's own text step again, for every other test
-            content._walkloop.rules(content._show, content.skipped_errors(), IDENTITY)
+            content._walkloop.rules(text_step, content.skipped_errors(), IDENTITY)
     return records, outcome, walker.paths, walker.hidden, walker.errors
 
 
