@@ -5,9 +5,10 @@ subtype), reading its stream, and parsing it into a :class:`Program`: glyph
 names by code (a built-in encoding) and by glyph id (a charset, ``post``
 names), the Unicode and symbol ``cmap`` subtables, the ``post`` format, a
 CID-keyed CFF's collection. fontTools parses TrueType and OpenType, except
-where a whole CJK font would make it slow: the ``post`` names are read here
-and the ``cmap`` subtables by :mod:`.sfntcmap`, each failing where fontTools
-fails; a CFF
+where a whole CJK font would make it slow or its import is all it would
+cost: the table directory of a usual TrueType is read by :mod:`.sfnttables`,
+the ``post`` format here and the ``cmap`` subtables by :mod:`.sfntcmap`,
+each failing where fontTools fails; a CFF
 program (bare, or an OpenType font's ``CFF`` table) is read by
 :mod:`.cffprogram`, whose few structures do not justify fontTools' 70 ms
 import. Also the small readers of
@@ -21,6 +22,7 @@ read programs, and the analysis uses the check.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -29,6 +31,7 @@ from typing import Any
 
 from .encodings import encoding_table
 from .sfntcmap import CodeRuns, cmap_subtables
+from .sfnttables import PlainSfnt
 from .streamguard import read_bytes
 
 
@@ -192,12 +195,16 @@ def _load_type1(data: bytes, length1: int) -> Program:
 
 
 def _load_sfnt(data: bytes, kind: str) -> Program:
-    from fontTools.ttLib import TTFont
-
     prog = Program(kind)
-    font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    plain = PlainSfnt.of(data)  # most programs: their directory read without fontTools
+    if plain is None:
+        from fontTools.ttLib import TTFont
+
+        font: Any = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    else:
+        font = plain
     if "CFF " in font:  # the glyph order is the CFF charset: read as fontTools reads it
-        return _load_sfnt_cff(font, prog)
+        return _load_sfnt_cff(font if plain is None else plain.ttfont(), prog)
     if "cmap" in font:
         raw = font.getTableData("cmap")
         decoded = cmap_subtables(raw)
@@ -368,7 +375,8 @@ class _LazyNames(Sequence[str]):
     def _load(self) -> list[str]:
         if self._names is None:
             try:
-                self._names = list(self._font.getGlyphOrder())
+                with _fonttools_quiet():
+                    self._names = list(self._font.getGlyphOrder())
             except Exception:  # checked when the program was read: not expected
                 self._names = []
             self._font = None
@@ -394,25 +402,34 @@ def _glyph_ids(font: Any, cmap: Mapping[int, str]) -> dict[int, int]:
 
 def load_program(kind: str | None, data: bytes, length1: int = 0) -> Program:
     """Parse an embedded program; a broken one gives an empty program with ``error`` set."""
-    import logging
-
     if kind is None or not data:
         return Program(None)
-    logger = logging.getLogger("fontTools")
-    level = logger.level
-    logger.setLevel(logging.ERROR)  # subset fonts trip many harmless warnings
     try:
-        if kind in ("CFF", "CIDCFF"):
-            prog = _load_cff(data)
-        elif kind == "Type1":
-            prog = _load_type1(data, length1)
-        else:
-            prog = _load_sfnt(data, kind)
+        with _fonttools_quiet():
+            if kind in ("CFF", "CIDCFF"):
+                prog = _load_cff(data)
+            elif kind == "Type1":
+                prog = _load_type1(data, length1)
+            else:
+                prog = _load_sfnt(data, kind)
     except Exception as exc:  # a broken program is evidence, not a crash
         prog = Program(kind, error=f"{type(exc).__name__}")
+    return prog
+
+
+@contextlib.contextmanager
+def _fonttools_quiet() -> Iterator[None]:
+    """fontTools' warnings held back: subset fonts trip many harmless ones ("3 extra bytes in
+    post.stringData array"), which a library must not print into its caller's output."""
+    import logging
+
+    logger = logging.getLogger("fontTools")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
     finally:
         logger.setLevel(level)
-    return prog
 
 
 def cid_to_gid_map(obj: Any) -> list[int] | None:
