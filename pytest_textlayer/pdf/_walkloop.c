@@ -153,6 +153,17 @@ static int show(PyObject **tm, PyObject *walker, PyObject *items, PyObject *stat
     return 0;
 }
 
+/* The text step on the last operand alone (Tj given more than one, ' and "). */
+static int show_last(PyObject **tm, PyObject *walker, PyObject *args, PyObject *state,
+                     PyObject *resources, PyObject *depth, PyObject *type3, PyObject *actual)
+{
+    PyObject *last = PyTuple_Pack(1, PyTuple_GET_ITEM(args, PyTuple_GET_SIZE(args) - 1));
+    if (last == NULL) return -1;
+    int r = show(tm, walker, last, state, resources, depth, type3, actual);
+    Py_DECREF(last);
+    return r;
+}
+
 /* (tm, tlm) = translate(tlm, tx, ty) for both: 0 when tlm is no matrix of floats. */
 static int move_line(PyObject **tm, PyObject **tlm, double tx, double ty)
 {
@@ -277,14 +288,10 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
         double x, y;
         switch (kind) {
         case OP_TJ_LOWER:
-            if (n == 1) {
+            if (n == 1)
                 r = show(&tm, walker, args, state, resources, depth, type3, actual);
-            } else if (n > 1) {
-                PyObject *last = PyTuple_Pack(1, PyTuple_GET_ITEM(args, n - 1));
-                r = last == NULL ? -1
-                                 : show(&tm, walker, last, state, resources, depth, type3, actual);
-                Py_XDECREF(last);
-            }
+            else if (n > 1)
+                r = show_last(&tm, walker, args, state, resources, depth, type3, actual);
             break;
         case OP_TJ_ARRAY:
             if (n)
@@ -356,13 +363,8 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
                 r = r < 0 ? -1 : 1;
                 break;
             }
-            r = 0;
-            if (kind != OP_TSTAR && n) {
-                PyObject *last = PyTuple_Pack(1, PyTuple_GET_ITEM(args, n - 1));
-                r = last == NULL ? -1
-                                 : show(&tm, walker, last, state, resources, depth, type3, actual);
-                Py_XDECREF(last);
-            }
+            r = kind != OP_TSTAR && n
+                    ? show_last(&tm, walker, args, state, resources, depth, type3, actual) : 0;
             break;
         case OP_TL:
             r = n < 1 ? 1 : set_float_of(state, s_leading, PyTuple_GET_ITEM(args, 0));

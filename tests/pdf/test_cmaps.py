@@ -1,5 +1,6 @@
-"""The CMap parser's shortcuts (plain bfchar sections, the skipped preamble) read every CMap
-as its token-by-token reading does."""
+"""The CMap parser on what it is given: any token soup fails in one line or gives text, and
+its shortcuts (plain bfchar sections, the skipped preamble) read every CMap as its
+token-by-token reading does."""
 
 from __future__ import annotations
 
@@ -38,12 +39,28 @@ _TOKENS = st.sampled_from(
         b"begincidchar",
         b"endcidchar",
         b"/Parent usecmap",
+        b"begincidrange",
+        b"endcidrange",
         b"(beginbfchar)",
+        b"(a\\)b)",
         b"%beginbfchar\n",
+        b"%c\n",
         b"<<",
         b">>",
     ]
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=40).map(b" ".join))
+def test_the_parser_never_fails_except_with_valueerror(data: bytes) -> None:
+    try:
+        cmap = cmaps.parse_cmap(data)
+    except ValueError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert all(isinstance(v, str) for v in cmap.unicode.values())
+    assert all(w >= 1 for w in cmap.widths)
 
 
 def _read(data: bytes) -> cmaps.CMap | str:

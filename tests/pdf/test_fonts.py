@@ -19,8 +19,6 @@ from typing import Any
 import pikepdf
 import pytest
 from _cff import cff_program
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from pytest_textlayer.model import FontStatus
 from pytest_textlayer.pdf.cidfonts import predefined_ranges
@@ -518,47 +516,6 @@ def test_malformed_font_dictionary_does_not_raise() -> None:
     info = analyse_font(font)
     assert info.status is FontStatus.SEVERED and info.is_bad_code(65)
     del pdf
-
-
-# -- robustness --------------------------------------------------------------------------------
-_CMAP_TOKENS = st.sampled_from(
-    [
-        b"<0041>",
-        b"<00>",
-        b"<D83D>",
-        b"<DE00>",
-        b"<FFFF>",
-        b"<0>",
-        b"[",
-        b"]",
-        b"12",
-        b"/Name",
-        b"beginbfchar",
-        b"endbfchar",
-        b"beginbfrange",
-        b"endbfrange",
-        b"begincodespacerange",
-        b"endcodespacerange",
-        b"begincidrange",
-        b"endcidrange",
-        b"(a\\)b)",
-        b"%c\n",
-        b"<<",
-        b">>",
-    ]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_CMAP_TOKENS, max_size=40).map(b" ".join))
-def test_cmap_parser_never_fails_except_with_valueerror(data: bytes) -> None:
-    try:
-        cmap = parse_cmap(data)
-    except ValueError as exc:
-        assert "\n" not in str(exc)
-        return
-    assert all(isinstance(v, str) for v in cmap.unicode.values())
-    assert all(w >= 1 for w in cmap.widths)
 
 
 def test_alternates_sharing_a_value_are_not_collapsed() -> None:
