@@ -1,19 +1,21 @@
-"""A plain TrueType's table directory, read as fontTools reads it, without importing fontTools.
+"""A plain TrueType's tables, read as fontTools reads them, without importing fontTools.
 
 Importing fontTools' TrueType reader costs about 45 ms, a tenth of checking
 a short document, and the check only asks a TrueType program which tables
-it has, their bytes and its glyph count (see fontprogram._load_sfnt). A
-program of the usual shape (an sfnt version of TrueType, a table directory
-and the tables it asks for within the data, a well-formed ``maxp``) is
-answered here. Anything else, and every question beyond those (the glyph
-order), goes to fontTools' own TTFont, made when first needed, so every
-program is read, and fails, as fontTools reads it.
+it has, their bytes, its glyph count and, for a font without a Unicode cmap,
+its glyph names (see fontprogram._load_sfnt). A program of the usual shape
+(an sfnt version of TrueType, a table directory and the tables it asks for
+within the data, a well-formed ``maxp``, ``post`` names of format 1 or 2)
+is answered here. Anything else goes to fontTools' own TTFont, made when
+first needed, so every program is read, and fails, as fontTools reads it.
 """
 
 from __future__ import annotations
 
 import io
 from typing import Any
+
+from ._cffstrings import MAC_STANDARD_ORDER
 
 #: The sfnt versions of a TrueType program (an OpenType ``OTTO`` holds CFF: fontTools').
 _TRUETYPE = (b"\x00\x01\x00\x00", b"true")
@@ -56,18 +58,52 @@ class PlainSfnt:
 
     def getGlyphCount(self) -> int:  # noqa: N802 - TTFont's name
         """``maxp``'s glyph count, where the table is one fontTools decodes without a fault."""
+        count = self._glyph_count()
+        if count is None:
+            count = int(self.ttfont().getGlyphCount())
+        return count
+
+    def getGlyphOrder(self) -> list[str]:  # noqa: N802 - TTFont's name
+        """The glyph names: a ``post`` table of format 1 or 2 that names every glyph is read
+        here, as fontTools reads it; any other way to the names is fontTools'."""
+        names = self._post_names()
+        if names is not None:
+            return names
+        order: list[str] = self.ttfont().getGlyphOrder()
+        return order
+
+    def _post_names(self) -> list[str] | None:
+        found = self._tables.get("post")
+        if found is None or "CFF " in self._tables or sum(found) > len(self._data):
+            return None
+        offset, length = found
+        raw = self._data[offset:offset + length]
+        count = self._glyph_count()
+        if length < 32 or count is None:
+            return None
+        form = int.from_bytes(raw[:4], "big", signed=True) / 65536
+        if form == 1.0:  # the standard order; past its 258 names fontTools asks the cmap
+            return list(MAC_STANDARD_ORDER[:count]) if count <= len(MAC_STANDARD_ORDER) else None
+        if form != 2.0 or length < 34:
+            return None
+        named = min(int.from_bytes(raw[32:34], "big"), count)
+        if length < 34 + 2 * named:
+            return None  # fontTools' decoding faults: its own route says what follows
+        indices = [int.from_bytes(raw[at:at + 2], "big") for at in range(34, 34 + 2 * named, 2)]
+        extra = _pascal_strings(raw[34 + 2 * named:], max(indices, default=0) - 257)
+        order = [""] * count
+        for gid, index in enumerate(indices):  # extra holds a name for every index up to the last
+            order[gid] = extra[index - 258] if index > 257 else MAC_STANDARD_ORDER[index]
+        return _unique_names(order)
+
+    def _glyph_count(self) -> int | None:
         found = self._tables.get("maxp")
         if "MAXP" not in self._tables and found is not None and sum(found) <= len(self._data):
             offset, length = found
             version = int.from_bytes(self._data[offset:offset + 4], "big")
             if (length == 6 and version == 0x00005000) or (length == 32 and version != 0x00005000):
                 return int.from_bytes(self._data[offset + 4:offset + 6], "big")
-        count: int = self.ttfont().getGlyphCount()
-        return count
-
-    def getGlyphOrder(self) -> list[str]:  # noqa: N802 - TTFont's name
-        order: list[str] = self.ttfont().getGlyphOrder()
-        return order
+        return None
 
     def ttfont(self) -> Any:
         """fontTools' TTFont of the program, made once, for what this does not answer."""
@@ -76,3 +112,34 @@ class PlainSfnt:
 
             self._font = TTFont(io.BytesIO(self._data), lazy=True, fontNumber=0)
         return self._font
+
+
+def _pascal_strings(data: bytes, n: int) -> list[str]:
+    """fontTools' unpackPStrings: `n` length-prefixed names, "" where the data runs out."""
+    strings = []
+    index = 0
+    for _ in range(n):
+        length = data[index] if index < len(data) else 0
+        index += 1
+        strings.append("" if len(data) <= index + length - 1
+                       else data[index:index + length].decode("latin-1"))
+        index += length
+    return strings
+
+
+def _unique_names(order: list[str]) -> list[str]:
+    """fontTools' build_psNameMapping: a nameless glyph is ``glyphNNNNN``, a name given again
+    gets ``.1``, ``.2``... (skipping names the font itself uses)."""
+    given = set(order)
+    seen: dict[str, int] = {}
+    for gid, name in enumerate(order):
+        unique = name or f"glyph{gid:05d}"
+        if unique in seen:
+            n = seen[unique]
+            while f"{unique}.{n}" in given:
+                n += 1
+            seen[unique] = n + 1
+            unique = f"{unique}.{n}"
+        seen[unique] = 1
+        order[gid] = unique
+    return order

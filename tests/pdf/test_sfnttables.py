@@ -95,11 +95,99 @@ def test_the_usual_program_is_read_without_importing_fonttools(tmp_path: Path) -
     font.write_bytes(VERA)
     code = ("import sys; from pytest_textlayer.pdf.fontprogram import load_program; "
             f"prog = load_program('TrueType', open({str(font)!r}, 'rb').read()); "
-            "print(prog.error, len(prog.cmap), prog.post_format, 'fontTools.ttLib' in sys.modules)")
+            "print(prog.error, len(prog.cmap), prog.post_format, len(prog.glyph_names), "
+            "'fontTools' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
-    cmap = len(fontprogram.load_program("TrueType", VERA).cmap)
-    assert done.stdout.split() == ["None", str(cmap), "2.0", "False"]
+    prog = fontprogram.load_program("TrueType", VERA)
+    assert done.stdout.split() == ["None", str(len(prog.cmap)), "2.0",
+                                   str(len(prog.glyph_names)), "False"]
+
+
+def _glyph_orders(data: bytes) -> tuple[Any, Any]:
+    """(this module's glyph order, fontTools'), each an exception's name where it raises."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    def named(read: Any) -> Any:
+        try:
+            return read()
+        except Exception as exc:  # noqa: BLE001 - each must raise alike
+            return type(exc).__name__
+
+    plain = sfnttables.PlainSfnt.of(data)
+    assert plain is not None
+    return (named(plain.getGlyphOrder),
+            named(lambda: TTFont(io.BytesIO(data), lazy=True, fontNumber=0).getGlyphOrder()))
+
+
+def test_the_post_names_are_fonttools_own() -> None:
+    """Formats 1 and 2 are read here (a name given twice numbered, a nameless glyph named by
+    its id, the data running out), every other case by fontTools, alike."""
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+    from pytest_textlayer.pdf._cffstrings import MAC_STANDARD_ORDER
+
+    assert list(MAC_STANDARD_ORDER) == standardGlyphOrder
+    assert sfnttables.PlainSfnt.of(VERA)._post_names() is not None  # type: ignore[union-attr]
+    offset, length = _tables(VERA)["post"]
+    variants = [VERA]
+    for at, value in ((offset + 1, 1), (offset + 1, 3), (offset + 1, 0x50), (offset + 32, 0xFF),
+                      (offset + 33, 7), (offset + 35, 0x01), (offset + 40, 0xFF),
+                      (offset + length - 3, 0xFF), (offset + 100, 3)):
+        changed = bytearray(VERA)
+        changed[at] = value
+        variants.append(bytes(changed))
+    for variant in variants:
+        ours, theirs = _glyph_orders(variant)
+        assert ours == theirs
+
+
+def _sfnt(glyphs: int, post: bytes) -> bytes:
+    """A program of two tables: ``maxp`` (version 0.5, `glyphs` glyphs) and ``post``."""
+    tables = {"maxp": (0x00005000).to_bytes(4, "big") + glyphs.to_bytes(2, "big"),
+              "post": post}
+    out = b"\x00\x01\x00\x00" + len(tables).to_bytes(2, "big") + bytes(6)
+    offset = 12 + 16 * len(tables)
+    body = b""
+    for tag, data in tables.items():
+        out += tag.encode() + bytes(4) + (offset + len(body)).to_bytes(4, "big")
+        out += len(data).to_bytes(4, "big")
+        body += data
+    return out + body
+
+
+def _post2(indices: list[int], strings: bytes, count: int | None = None) -> bytes:
+    head = (0x00020000).to_bytes(4, "big") + bytes(28)
+    named = len(indices) if count is None else count
+    return head + named.to_bytes(2, "big") + b"".join(i.to_bytes(2, "big") for i in indices) \
+        + strings
+
+
+@pytest.mark.parametrize(("glyphs", "post"), [
+    (3, _post2([258, 258, 259], b"\x01a\x03a.1")),  # a name given twice, and its .1 taken
+    (4, _post2([0, 3, 300, 36], b"\x01x")),  # an index past the font's own names
+    (3, _post2([258, 259, 260], b"\x02ab\x05cd")),  # the strings run out mid-name
+    (3, _post2([258, 259], b"\x02ab\x02cd\x00\x00")),  # more data than names, fewer ids
+    (2, _post2([258, 259, 36], b"\x01p\x01q", count=3)),  # more ids than glyphs
+    (4, _post2([0, 0, 3], b"", count=3)),  # a glyph no index names
+    (3, (0x00010000).to_bytes(4, "big") + bytes(28)),  # format 1: the standard names
+    (300, (0x00010000).to_bytes(4, "big") + bytes(28)),  # past them: fontTools asks the cmap
+])
+def test_a_made_post_table_names_alike(glyphs: int, post: bytes) -> None:
+    ours, theirs = _glyph_orders(_sfnt(glyphs, post))
+    assert ours == theirs
+
+
+@settings(max_examples=200, deadline=None)
+@given(at=st.integers(0, 2000), value=st.integers(0, 255))
+def test_a_post_byte_changed_names_alike(at: int, value: int) -> None:
+    offset, length = _tables(VERA)["post"]
+    changed = bytearray(VERA)
+    changed[offset + at % length] = value
+    ours, theirs = _glyph_orders(bytes(changed))
+    assert ours == theirs
 
 
 def _corpus_programs() -> list[bytes]:
