@@ -14,6 +14,8 @@ from typing import Any
 
 import pikepdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_textlayer.generators import generate
 from pytest_textlayer.pdf.content import scan_page
@@ -397,3 +399,22 @@ def test_cid_widths_read_in_one_step_equal_reading_each_item() -> None:
     cidfont = pikepdf.Dictionary(W=holder.W)
     assert cid_widths(cidfont) == {1: 500.0, 2: 600.5, 5: 300.0, 6: 300.0, 7: 300.0, 8: 300.0,
                                    9: 300.0, 10: 300.0}
+
+
+_TEXTS = ["a", "b", "é", "fi", "", "\ufffe", "\x00", "ſt", "A", "\u2019", "ab", "\ud800"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(unicode=st.dictionaries(st.integers(-3, 300), st.sampled_from(_TEXTS) | st.builds(
+           chr, st.integers(0, 255)), max_size=40),
+       raw=st.binary(max_size=24))
+def test_a_one_byte_font_decodes_as_translate_would(unicode: dict[int, str], raw: bytes) -> None:
+    """Whichever decoder a one-byte font is given (latin-1's, a charmap, translate), its text
+    is the bytes read as latin-1 and translated by the font's map."""
+    from pytest_textlayer.model import FontStatus
+    from pytest_textlayer.pdf.fontinfo import FontInfo
+
+    info = FontInfo("X", "Type1", None, "encoding", FontStatus.USABLE, None, unicode=unicode)
+    table = {code: text for code, text in unicode.items() if 0 <= code < 256}
+    raw += bytes(range(256))  # every code shown once at least
+    assert text_font(info).decode(raw) == raw.decode("latin-1").translate(table)
