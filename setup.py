@@ -17,11 +17,13 @@ setup(
         Extension(
             "pytest_textlayer.pdf._textshow",
             sources=["pytest_textlayer/pdf/_textshow.c"],
+            depends=["pytest_textlayer/pdf/_walkshared.h"],
             optional=True,
         ),
         Extension(
             "pytest_textlayer.pdf._walkloop",
             sources=["pytest_textlayer/pdf/_walkloop.c"],
+            depends=["pytest_textlayer/pdf/_walkshared.h"],
             optional=True,
         ),
     ]

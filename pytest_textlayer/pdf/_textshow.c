@@ -33,6 +33,8 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include "_walkshared.h"
+
 /* pagetext's TJ_SPACE, GAP_SPACE and LINE_BREAK, as rules() was given them. */
 static double tj_space, gap_space, line_break;
 static int ruled;
@@ -207,15 +209,6 @@ static int get_ssize(PyObject *obj, PyObject *name, Py_ssize_t *out)
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
-static int set_ssize(PyObject *obj, PyObject *name, Py_ssize_t value)
-{
-    PyObject *v = PyLong_FromSsize_t(value);
-    if (v == NULL) return -1;
-    int r = PyObject_SetAttr(obj, name, v);
-    Py_DECREF(v);
-    return r;
-}
-
 /* TextSink._add: a space or line break is not added after another. */
 static int add(PyObject *parts, Py_ssize_t *size, PyObject *text)
 {
@@ -337,13 +330,10 @@ static int assemble(PyObject *sink, PyObject *font, PyObject *items, double x, P
         if (PyList_Append(parts, body) < 0) goto done;
         size += length;
     }
-    if (set_ssize(sink, s_size, size) < 0) goto done;
+    if (set_new(sink, s_size, PyLong_FromSsize_t(size)) < 0) goto done;
     double moved = *advance * em;
     double end = x + moved;
-    PyObject *new_last = Py_BuildValue("(dOd)", end, y_obj, em);
-    if (new_last == NULL) goto done;
-    status = PyObject_SetAttr(sink, s_last, new_last);
-    Py_DECREF(new_last);
+    status = set_new(sink, s_last, Py_BuildValue("(dOd)", end, y_obj, em));
 done:
     Py_XDECREF(decode);
     Py_XDECREF(seq);
@@ -401,31 +391,6 @@ static PyObject *s_rise, *s_render, *s_size_attr, *s_scale, *s_code_width, *s_sp
 static PyObject *s_subtype, *s_Type3, *s_offpage_glyphs, *s_glyphs, *s_invisible_glyphs;
 static PyObject *s_actual_text_glyphs, *s_coded, *s_drawn, *s_type3;
 
-/* The six floats of a matrix that is an exact tuple of six floats; 0 when it is not one. */
-static int floats6(PyObject *m, double out[6])
-{
-    if (!PyTuple_CheckExact(m) || PyTuple_GET_SIZE(m) != 6) return 0;
-    for (int i = 0; i < 6; i++) {
-        PyObject *v = PyTuple_GET_ITEM(m, i);
-        if (!PyFloat_CheckExact(v)) return 0;
-        out[i] = PyFloat_AS_DOUBLE(v);
-    }
-    return 1;
-}
-
-/* obj.name += n for an int attribute (a FontUse counter, the walker's counts). */
-static int add_to(PyObject *obj, PyObject *name, PyObject *n)
-{
-    PyObject *old = PyObject_GetAttr(obj, name);
-    if (old == NULL) return -1;
-    PyObject *sum = PyNumber_InPlaceAdd(old, n);
-    Py_DECREF(old);
-    if (sum == NULL) return -1;
-    int r = PyObject_SetAttr(obj, name, sum);
-    Py_DECREF(sum);
-    return r;
-}
-
 static int truth_of(PyObject *obj, PyObject *name)
 {
     PyObject *v = PyObject_GetAttr(obj, name);
@@ -433,16 +398,6 @@ static int truth_of(PyObject *obj, PyObject *name)
     int r = PyObject_IsTrue(v);
     Py_DECREF(v);
     return r;
-}
-
-/* translate(tm, tx, 0.0) of geometry.py: (a, b, c, d, tx*a + ty*c + e, tx*b + ty*d + f). */
-static PyObject *translated(PyObject *tm, const double m[6], double tx)
-{
-    double ty = 0.0;
-    double e = tx * m[0] + ty * m[2] + m[4];
-    double f = tx * m[1] + ty * m[3] + m[5];
-    return Py_BuildValue("(OOOOdd)", PyTuple_GET_ITEM(tm, 0), PyTuple_GET_ITEM(tm, 1),
-                         PyTuple_GET_ITEM(tm, 2), PyTuple_GET_ITEM(tm, 3), e, f);
 }
 
 static PyObject *walk_show(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -652,7 +607,7 @@ static PyObject *walk_show(PyObject *self, PyObject *const *args, Py_ssize_t nar
         Py_DECREF(y_obj);
         if (bad) goto fail;
         if (advance != 0.0 || isnan(advance)) {
-            Py_SETREF(result, translated(tm, t, advance * em_size));
+            Py_SETREF(result, translate(tm, t, advance * em_size, 0.0));
             if (result == NULL) goto done;
         }
     } else {

@@ -25,6 +25,8 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include "_walkshared.h"
+
 static PyObject *show_fn, *swallowed, *identity;
 static PyObject *s_paths, *s_hidden, *s_leading, *s_render, *s_scale, *s_rise, *s_ctm;
 static PyObject *s_font_key, *s_font, *s_text_font, *s_size, *s_copy, *one, *marked_none;
@@ -81,18 +83,6 @@ static int kind_of(PyObject *op)
     return OP_OTHER;
 }
 
-/* The six floats of an exact tuple of six floats (the walk's matrices); 0 when it is not. */
-static int floats6(PyObject *m, double out[6])
-{
-    if (!PyTuple_CheckExact(m) || PyTuple_GET_SIZE(m) != 6) return 0;
-    for (int k = 0; k < 6; k++) {
-        PyObject *v = PyTuple_GET_ITEM(m, k);
-        if (!PyFloat_CheckExact(v)) return 0;
-        out[k] = PyFloat_AS_DOUBLE(v);
-    }
-    return 1;
-}
-
 /* float(obj) as a double; -1 with the exception set when float() raises. */
 static int as_double(PyObject *obj, double *out)
 {
@@ -101,15 +91,6 @@ static int as_double(PyObject *obj, double *out)
     *out = PyFloat_AS_DOUBLE(f);
     Py_DECREF(f);
     return 0;
-}
-
-/* geometry.translate(m, tx, ty): the first four entries kept, the last two moved. */
-static PyObject *translate(PyObject *m, const double v[6], double tx, double ty)
-{
-    double e = tx * v[0] + ty * v[2] + v[4];
-    double f = tx * v[1] + ty * v[3] + v[5];
-    return Py_BuildValue("(OOOOdd)", PyTuple_GET_ITEM(m, 0), PyTuple_GET_ITEM(m, 1),
-                         PyTuple_GET_ITEM(m, 2), PyTuple_GET_ITEM(m, 3), e, f);
 }
 
 /* -state.leading when it is a float; 0 (no exception) when it is something else. */
@@ -121,25 +102,6 @@ static int minus_leading(PyObject *state, double *out)
     if (ok) *out = -PyFloat_AS_DOUBLE(v);
     Py_DECREF(v);
     return ok;
-}
-
-static int set_double(PyObject *obj, PyObject *name, double value)
-{
-    PyObject *v = PyFloat_FromDouble(value);
-    if (v == NULL) return -1;
-    int r = PyObject_SetAttr(obj, name, v);
-    Py_DECREF(v);
-    return r;
-}
-
-/* obj.name = float(item) (float() of a float is the float itself, as in Python). */
-static int set_float_of(PyObject *obj, PyObject *name, PyObject *item)
-{
-    PyObject *v = PyNumber_Float(item);
-    if (v == NULL) return -1;
-    int r = PyObject_SetAttr(obj, name, v);
-    Py_DECREF(v);
-    return r;
 }
 
 /* The shown operand's text step: tm = _show(walker, items, state, resources, tm, ...). */
@@ -203,10 +165,7 @@ static int concat(PyObject *state, PyObject *args)
         "(dddddd)", m[0] * c[0] + m[1] * c[2], m[0] * c[1] + m[1] * c[3],
         m[2] * c[0] + m[3] * c[2], m[2] * c[1] + m[3] * c[3],
         m[4] * c[0] + m[5] * c[2] + c[4], m[4] * c[1] + m[5] * c[3] + c[5]);
-    if (product == NULL) return -1;
-    int r = PyObject_SetAttr(state, s_ctm, product);
-    Py_DECREF(product);
-    return r < 0 ? -1 : 1;
+    return set_new(state, s_ctm, product) < 0 ? -1 : 1;
 }
 
 /* Tf with a name the stream has selected before (fonts[name], not None): 1 done, 0 left to
@@ -222,7 +181,8 @@ static int select_font(PyObject *state, PyObject *args, PyObject *fonts)
     int r = PyObject_SetAttr(state, s_font_key, PyTuple_GET_ITEM(found, 0)) < 0
             || PyObject_SetAttr(state, s_font, PyTuple_GET_ITEM(found, 1)) < 0
             || PyObject_SetAttr(state, s_text_font, PyTuple_GET_ITEM(found, 2)) < 0
-            || (n > 1 && set_float_of(state, s_size, PyTuple_GET_ITEM(args, 1)) < 0);
+            || (n > 1
+                && set_new(state, s_size, PyNumber_Float(PyTuple_GET_ITEM(args, 1))) < 0);
     Py_DECREF(found);
     return r ? -1 : 1;
 }
@@ -243,8 +203,7 @@ static int end_marked(PyObject *walker, PyObject *marked, PyObject *spans)
         PyObject *less = hidden == NULL ? NULL
                                         : PyNumber_Subtract(hidden, PyTuple_GET_ITEM(last, 1));
         Py_XDECREF(hidden);
-        r = less == NULL ? -1 : PyObject_SetAttr(walker, s_hidden, less);
-        Py_XDECREF(less);
+        r = set_new(walker, s_hidden, less);
     }
     Py_DECREF(last);
     return r < 0 ? -1 : 0;
@@ -319,7 +278,7 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
             }
             if (as_double(PyTuple_GET_ITEM(args, 0), &x) < 0
                 || as_double(PyTuple_GET_ITEM(args, 1), &y) < 0
-                || set_double(state, s_leading, -y) < 0) {
+                || set_new(state, s_leading, PyFloat_FromDouble(-y)) < 0) {
                 r = -1;
                 break;
             }
@@ -367,7 +326,8 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
                     ? show_last(&tm, walker, args, state, resources, depth, type3, actual) : 0;
             break;
         case OP_TL:
-            r = n < 1 ? 1 : set_float_of(state, s_leading, PyTuple_GET_ITEM(args, 0));
+            r = n < 1 ? 1
+                      : set_new(state, s_leading, PyNumber_Float(PyTuple_GET_ITEM(args, 0)));
             break;
         case OP_BT:
             Py_INCREF(identity);
@@ -377,12 +337,9 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
             break;
         case OP_ET:
             break;
-        case OP_TR: {
-            PyObject *v = n < 1 ? NULL : PyNumber_Long(PyTuple_GET_ITEM(args, 0));
-            r = n < 1 ? 1 : v == NULL ? -1 : PyObject_SetAttr(state, s_render, v);
-            Py_XDECREF(v);
+        case OP_TR:
+            r = n < 1 ? 1 : set_new(state, s_render, PyNumber_Long(PyTuple_GET_ITEM(args, 0)));
             break;
-        }
         case OP_Q_SAVE: {
             PyObject *saved = PyObject_CallMethodNoArgs(state, s_copy);
             r = saved == NULL ? -1 : PyList_Append(stack, saved);
@@ -408,19 +365,14 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
                 r = n < 1 ? 1 : -1;
                 break;
             }
-            r = set_double(state, s_scale, x / 100.0);
+            r = set_new(state, s_scale, PyFloat_FromDouble(x / 100.0));
             break;
         case OP_TS:
-            r = n < 1 ? 1 : set_float_of(state, s_rise, PyTuple_GET_ITEM(args, 0));
+            r = n < 1 ? 1 : set_new(state, s_rise, PyNumber_Float(PyTuple_GET_ITEM(args, 0)));
             break;
-        case OP_PAINT: {
-            PyObject *paths = PyObject_GetAttr(walker, s_paths);
-            PyObject *more = paths == NULL ? NULL : PyNumber_InPlaceAdd(paths, one);
-            Py_XDECREF(paths);
-            r = more == NULL ? -1 : PyObject_SetAttr(walker, s_paths, more);
-            Py_XDECREF(more);
+        case OP_PAINT:
+            r = add_to(walker, s_paths, one);
             break;
-        }
         case OP_BMC:
             r = PyList_Append(marked, marked_none);
             break;
