@@ -31,7 +31,7 @@ from typing import Any
 
 from .encodings import encoding_table
 from .sfntcmap import CodeRuns, cmap_subtables
-from .sfnttables import PlainSfnt
+from .sfnttables import PlainSfnt, post_format
 from .streamguard import read_bytes
 
 
@@ -316,16 +316,12 @@ class _GlyphIds:
         return gid
 
 
-def _post_fixed(raw: bytes) -> float:
-    return int.from_bytes(raw[:4], "big", signed=True) / 65536
-
-
 def _post_format(font: Any) -> float:
     """The ``post`` table's format, raising where fontTools' reading of the table raises."""
     raw = font.getTableData("post")
     if len(raw) < 32:
         raise ValueError("post table is truncated")
-    form = _post_fixed(raw)
+    form = post_format(raw)
     if form not in (1.0, 2.0, 3.0, 4.0):
         raise ValueError(f"post table format {form:g} not supported")
     if form != 3.0:

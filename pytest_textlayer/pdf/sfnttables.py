@@ -81,7 +81,7 @@ class PlainSfnt:
         count = self._glyph_count()
         if length < 32 or count is None:
             return None
-        form = int.from_bytes(raw[:4], "big", signed=True) / 65536
+        form = post_format(raw)
         if form == 1.0:  # the standard order; past its 258 names fontTools asks the cmap
             return list(MAC_STANDARD_ORDER[:count]) if count <= len(MAC_STANDARD_ORDER) else None
         if form != 2.0 or length < 34:
@@ -112,6 +112,11 @@ class PlainSfnt:
 
             self._font = TTFont(io.BytesIO(self._data), lazy=True, fontNumber=0)
         return self._font
+
+
+def post_format(raw: bytes) -> float:
+    """A ``post`` table's format, a 16.16 fixed-point number (2.0, 2.5 is 0x00028000)."""
+    return int.from_bytes(raw[:4], "big", signed=True) / 65536
 
 
 def _pascal_strings(data: bytes, n: int) -> list[str]:
