@@ -103,6 +103,18 @@ class PairCounts(Mapping[str, float]):
     def items(self) -> _PairItems:
         return _PairItems(self)
 
+    def first_totals(self) -> dict[str, float]:
+        """How often each symbol starts a pair: one sum per run of the sorted codes."""
+        codes, counts = self._codes, self._counts
+        totals: dict[str, float] = {}
+        at, end = 0, len(codes)
+        while at < end:
+            first = codes[at] >> 21
+            stop = bisect_left(codes, (first + 1) << 21, at)
+            totals[chr(first)] = sum(counts[at:stop])
+            at = stop
+        return totals
+
 
 class _PairItems(ItemsView[str, float]):
     """(key, count) without a binary search per key."""
@@ -184,6 +196,12 @@ class LanguageModel:
         if not isinstance(self.pairs, PairCounts):
             self.pairs = PairCounts(self.pairs)
         self.lp = _LogProbs(self)
+
+    def listed_mass(self) -> dict[str, float]:
+        """How often each symbol starts a listed pair (the pruned mass of `rows` left out)."""
+        pairs = self.pairs
+        assert isinstance(pairs, PairCounts)  # made so by __post_init__
+        return pairs.first_totals()
 
     def expected_score(self) -> float:
         """Mean log-probability per pair of the model's own counts (pruned mass included)."""

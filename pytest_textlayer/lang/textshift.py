@@ -68,10 +68,8 @@ def _targets(model: LetterPairModel) -> tuple[int, ...]:
         return cached[1]
     letters: set[str] = {" "}
     for lm in model.languages.values():
-        mass: dict[str, float] = {}
-        for key, v in lm.pairs.items():
-            if key[0] != textsymbols.BOUNDARY and not scripts.is_class(key[0]):
-                mass[key[0]] = mass.get(key[0], 0.0) + v
+        mass = {sym: v for sym, v in lm.listed_mass().items()
+                if sym != textsymbols.BOUNDARY and not scripts.is_class(sym)}
         # ideographic languages spread their text over many more characters
         top = TOP_TARGETS * 8 if lm.groups & {"CJK", "HANGUL"} else TOP_TARGETS
         for sym in sorted(mass, key=lambda c: (-mass[c], c))[:top]:

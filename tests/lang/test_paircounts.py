@@ -28,6 +28,10 @@ def test_pair_counts_read_back_as_the_mapping_they_were_built_from(
     assert counts.get(probe, -1.0) == pairs.get(probe, -1.0)
     for key, n in pairs.items():
         assert counts[key] == n
+    starts: dict[str, float] = {}
+    for key, n in pairs.items():
+        starts[key[0]] = starts.get(key[0], 0.0) + n
+    assert counts.first_totals() == pytest.approx(starts)
     again = pickle.loads(pickle.dumps(counts))
     assert isinstance(again, PairCounts) and again == pairs
 
