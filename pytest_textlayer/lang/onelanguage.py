@@ -18,7 +18,7 @@ import operator
 import unicodedata
 from array import array
 from bisect import bisect_left
-from collections.abc import ItemsView, Iterable, Iterator, Mapping
+from collections.abc import Collection, ItemsView, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,10 +235,41 @@ class LanguageModel:
         count = self.pairs.get(a + b, 0.0) + self._spread.get(a, 0.0)
         return math.log((count + ALPHA) / (self._rows.get(a, 0.0) + ALPHA * self._vocab))
 
-    def total(self, keys: Iterable[str], counts: Iterable[int]) -> float:
+    def total(self, keys: Collection[str], counts: Iterable[int]) -> float:
         """Sum of count × log-probability over pair keys (fast path for scoring)."""
-        total: float = sum(map(operator.mul, counts, map(self.lp.__getitem__, keys)))
+        lp = self.lp
+        missing = [key for key in keys if key not in lp]
+        if missing:
+            self._learn(missing)
+        total: float = sum(map(operator.mul, counts, map(lp.__getitem__, keys)))
         return total
+
+    def _learn(self, keys: list[str]) -> None:
+        """:meth:`logprob` of each key into the cache, in one loop.
+
+        Garbled text meets hundreds of pairs no cache holds yet, in every
+        language its script has: one call per pair was most of a shift
+        search. Same arithmetic as logprob, so the same values.
+        """
+        lp = self.lp
+        if len(lp) + len(keys) > LOGPROB_CACHE:  # bounded memory over very long runs
+            lp.clear()
+        pairs = self.pairs
+        assert isinstance(pairs, PairCounts)  # made so by __post_init__
+        codes, counts, end = pairs._codes, pairs._counts, len(pairs._codes)
+        alphabet, spread, rows = self.alphabet, self._spread, self._rows
+        smoothing, known = ALPHA * self._vocab, self.map_symbol
+        log = math.log
+        for key in keys:
+            a, b = key[0], key[1]
+            if a != BOUNDARY and a not in alphabet:
+                a = known(a)
+            if b != BOUNDARY and b not in alphabet:
+                b = known(b)
+            code = ord(a) << 21 | ord(b)
+            at = bisect_left(codes, code)
+            count = (counts[at] if at < end and codes[at] == code else 0.0) + spread.get(a, 0.0)
+            lp[key] = log((count + ALPHA) / (rows.get(a, 0.0) + smoothing))
 
     def score_counts(self, counts: Mapping[str, int]) -> float:
         n = sum(counts.values())

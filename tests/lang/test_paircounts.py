@@ -61,3 +61,14 @@ def test_the_reference_languages_hold_compact_pairs() -> None:
     model = reference_model()
     assert all(isinstance(lm.pairs, PairCounts) and len(lm.pairs) > 0
                for lm in model.languages.values())
+
+
+@given(st.lists(st.text(_symbol, min_size=2, max_size=2), min_size=1, max_size=40))
+def test_log_probabilities_learned_in_one_loop_are_logprob_exactly(keys: list[str]) -> None:
+    model = reference_model()
+    for lm in (model.languages["en"], model.languages["ru"], model.languages["zh-cn"]):
+        lm.lp.clear()
+        counts = list(range(1, len(keys) + 1))
+        expected = sum(n * lm.logprob(key[0], key[1]) for key, n in zip(keys, counts, strict=True))
+        assert lm.total(keys, counts) == expected
+        assert all(lm.lp[key] == lm.logprob(key[0], key[1]) for key in keys)
