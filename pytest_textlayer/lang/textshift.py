@@ -11,6 +11,7 @@ its most frequent characters to frequent letters of some reference language
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 
 from . import scripts, textsymbols
@@ -68,11 +69,12 @@ def _targets(model: LetterPairModel) -> tuple[int, ...]:
         return cached[1]
     letters: set[str] = {" "}
     for lm in model.languages.values():
-        mass = {sym: v for sym, v in lm.listed_mass().items()
-                if sym != textsymbols.BOUNDARY and not scripts.is_class(sym)}
+        # most frequent first, ties by symbol: plain tuples compare without a key function
+        ranked = [(-v, sym) for sym, v in lm.listed_mass().items()
+                  if sym != textsymbols.BOUNDARY and not scripts.is_class(sym)]
         # ideographic languages spread their text over many more characters
         top = TOP_TARGETS * 8 if lm.groups & {"CJK", "HANGUL"} else TOP_TARGETS
-        for sym in sorted(mass, key=lambda c: (-mass[c], c))[:top]:
+        for _minus, sym in heapq.nsmallest(top, ranked):
             letters.add(sym)
             upper = sym.upper()
             if len(upper) == 1:
