@@ -156,6 +156,30 @@ def test_the_mac_standard_table_from_the_cache_is_the_glyph_list_s(cache: Path) 
         glyphorder.mac_standard_table.cache_clear()
 
 
+@pytest.mark.parametrize("ordering", ["Japan1", "GB1", "CNS1", "Korea1"])
+def test_a_cid_collection_from_the_cache_is_poppler_data_s_table(cache: Path,
+                                                               ordering: str) -> None:
+    from pytest_textlayer.pdf import crosscheck
+
+    table = Path(crosscheck.CID_TABLE_DIRS[0]) / f"Adobe-{ordering}"
+    if not table.is_file():
+        pytest.skip("poppler-data is not installed (./dev installs it)")
+    crosscheck.collection_table.cache_clear()
+    try:
+        first = dict(crosscheck.collection_table(ordering).items())
+        assert list(cache.glob(f"collection-{ordering}-*.pickle"))
+        crosscheck.collection_table.cache_clear()
+        again = crosscheck.collection_table(ordering)
+        lines = table.read_text(encoding="ascii").split()
+        assert dict(again.items()) == first
+        assert len(again) == len(first) > 10_000
+        for cid in range(0, len(lines), 97):  # line N is CID N; "0000" gives it no character
+            code = int(lines[cid], 16)
+            assert again.get(cid) == (chr(code) if code > 0x20 else None)
+    finally:
+        crosscheck.collection_table.cache_clear()
+
+
 def test_package_files_are_found_without_importing_the_package() -> None:
     import sys
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import sys
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -433,4 +435,7 @@ def cid_to_gid_map(obj: Any) -> list[int] | None:
     if obj is None or not is_stream(obj):
         return None
     raw = read(obj)
-    return [raw[i] << 8 | raw[i + 1] for i in range(0, len(raw) - 1, 2)]
+    gids = array("H", raw[: len(raw) // 2 * 2])  # big-endian pairs; a whole CJK map is 64 K
+    if sys.byteorder == "little":
+        gids.byteswap()
+    return gids.tolist()

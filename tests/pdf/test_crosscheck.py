@@ -426,3 +426,15 @@ def test_a_cid_keyed_programs_texts_are_its_collections_for_the_wanted_cids(
                                  if cid in wanted]
     assert (source, whole) == ("Adobe-Japan1 CIDs", True)
     assert len(crosscheck.program_texts("CIDCFF", object(), None)[0]) == len(japan)
+
+
+@pytest.mark.parametrize(("data", "gids"), [
+    (b"", []), (b"\x01", []), (b"\x00\x05\x01\x00\xff\xfe", [5, 256, 65534]),
+    (b"\x00\x05\x01\x00\x07", [5, 256]),  # a stray last byte is no glyph
+])
+def test_a_cid_to_gid_map_reads_big_endian_pairs(data: bytes, gids: list[int]) -> None:
+    from pytest_textlayer.pdf.fontprogram import cid_to_gid_map
+
+    pdf = pikepdf.new()
+    assert cid_to_gid_map(pikepdf.Stream(pdf, data)) == gids
+    assert cid_to_gid_map(pikepdf.Name.Identity) is None
