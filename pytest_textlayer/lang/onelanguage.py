@@ -18,7 +18,7 @@ import operator
 import unicodedata
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, ItemsView, Iterable, Iterator, Mapping
+from collections.abc import Collection, ItemsView, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +51,7 @@ class PairCounts(Mapping[str, float]):
     The reference's 55 languages hold 42,738 pairs. As dictionaries of strings and floats
     they were 5.3 MiB of every process that judges a page's language, most of a check's
     memory after qpdf's; a lookup is a binary search, made only when a language's
-    `_LogProbs` meets a pair for the first time. Keys are read back in sorted order.
+    log-probability cache meets a pair for the first time. Keys are read back in sorted order.
     """
 
     __slots__ = ("_codes", "_counts")
@@ -125,21 +125,6 @@ class _PairItems(ItemsView[str, float]):
         return zip(iter(self._mapping), self._mapping._counts, strict=True)
 
 
-class _LogProbs(dict[str, float]):
-    """Log P(b | a) per pair, computed on first use for pairs outside the language's alphabet."""
-
-    def __init__(self, lang: LanguageModel) -> None:
-        super().__init__()
-        self.lang = lang
-
-    def __missing__(self, key: str) -> float:
-        if len(self) > LOGPROB_CACHE:  # bounded memory over very long runs
-            self.clear()
-        value = self.lang.logprob(key[0], key[1])
-        self[key] = value
-        return value
-
-
 @dataclass
 class LanguageModel:
     """Letter-pair counts of one language (or one user's training pages) and its threshold.
@@ -164,7 +149,8 @@ class LanguageModel:
     _rows: dict[str, float] = field(init=False, repr=False)
     _spread: dict[str, float] = field(init=False, repr=False)
     _vocab: int = field(init=False, repr=False)
-    lp: _LogProbs = field(init=False, repr=False)
+    #: Log P(b | a) by pair, learnt as texts meet pairs (see :meth:`total`).
+    lp: dict[str, float] = field(init=False, repr=False)
     #: Letters of every language of the model this one belongs to (set by the model).
     shared: frozenset[str] = field(init=False, repr=False, default=frozenset())
 
@@ -195,7 +181,7 @@ class LanguageModel:
         self.groups = frozenset(g for g, n in letter_mass.items() if n >= 0.08 * total)
         if not isinstance(self.pairs, PairCounts):
             self.pairs = PairCounts(self.pairs)
-        self.lp = _LogProbs(self)
+        self.lp = {}
 
     def listed_mass(self) -> dict[str, float]:
         """How often each symbol starts a listed pair (the pruned mass of `rows` left out)."""
@@ -235,13 +221,19 @@ class LanguageModel:
         count = self.pairs.get(a + b, 0.0) + self._spread.get(a, 0.0)
         return math.log((count + ALPHA) / (self._rows.get(a, 0.0) + ALPHA * self._vocab))
 
-    def total(self, keys: Collection[str], counts: Iterable[int]) -> float:
-        """Sum of count × log-probability over pair keys (fast path for scoring)."""
+    def total(self, keys: Collection[str], counts: Collection[int]) -> float:
+        """Sum of count × log-probability over pair keys (fast path for scoring).
+
+        Most calls find every pair learnt already: they pay one pass over the
+        keys. A miss costs that pass, learning the missing pairs in one loop,
+        and a second pass.
+        """
         lp = self.lp
-        missing = [key for key in keys if key not in lp]
-        if missing:
-            self._learn(missing)
-        total: float = sum(map(operator.mul, counts, map(lp.__getitem__, keys)))
+        try:
+            total: float = sum(map(operator.mul, counts, map(lp.__getitem__, keys)))
+        except KeyError:
+            self._learn([key for key in keys if key not in lp])
+            total = sum(map(operator.mul, counts, map(lp.__getitem__, keys)))
         return total
 
     def _learn(self, keys: list[str]) -> None:

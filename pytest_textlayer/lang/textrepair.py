@@ -195,36 +195,55 @@ def find_shift(text: str, model: LetterPairModel | None = None, *,
     """
     global searches
     searches += 1
-    model = model or langmodel.reference_model()
+    judged = _Judgements(model or langmodel.reference_model(), lang)
     sample = text[:SCREEN_CHARS]
-    if reads_clearly(langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS),
-                     sample):
+    if reads_clearly(judged(sample), sample):
         return None
-    found = _whole_shift(text, model, lang) or _segment_shift(text, model, lang)
+    found = _whole_shift(text, judged) or _segment_shift(text, judged)
     if found is not None and "".join(found.text.split()) == "".join(text.split()):
         return None  # a shift that changes nothing repairs nothing (its codes moved nowhere)
     return found
 
 
+class _Judgements:
+    """The language judgements of one shift search, each distinct text judged once.
+
+    A search meets the same texts again: the screened sample as the whole
+    text's `before`, a recent reading among the candidate offsets, a sample
+    that is the whole text, a line repeated on the page. Judging is a pure
+    function of the text, so a repeat is looked up.
+    """
+
+    def __init__(self, model: LetterPairModel, lang: str | None) -> None:
+        self.model = model
+        self.lang = lang
+        self._seen: dict[str, LanguageJudgement] = {}
+
+    def __call__(self, text: str) -> LanguageJudgement:
+        found = self._seen.get(text)
+        if found is None:
+            found = self._seen[text] = langmodel.judge(text, self.model, lang=self.lang,
+                                                       min_pairs=MIN_REPAIR_PAIRS)
+        return found
+
+
 _SEPARATOR = re.compile(r"(\n|[ \t\u00a0]{2,})")
 
 
-def _segment_shift(text: str, model: LetterPairModel,
-                   lang: str | None) -> ShiftResult | None:
+def _segment_shift(text: str, judged: _Judgements) -> ShiftResult | None:
     parts = _SEPARATOR.split(text[:VERIFY_CHARS])
     bad: list[int] = []
     for i in range(0, len(parts), 2):
         seg = parts[i]
         if not seg.strip():
             continue
-        if has_controls(seg) or langmodel.judge(seg, model, lang=lang,
-                                                min_pairs=MIN_REPAIR_PAIRS).passes is False:
+        if has_controls(seg) or judged(seg).passes is False:
             bad.append(i)
     visible = sum(len(p.strip()) for p in parts[::2])
     bad_chars = sum(len(parts[i].strip()) for i in bad)
     if not bad or bad_chars < MIN_SEGMENT_CHARS or bad_chars == visible:
         return None
-    found = _whole_shift("\n".join(parts[i] for i in bad), model, lang)
+    found = _whole_shift("\n".join(parts[i] for i in bad), judged)
     if found is None:
         return None
     for i in bad:
@@ -302,17 +321,17 @@ def _spaced_like_words(text: str) -> bool:
     return 2.5 <= mean <= 8 and len(runs) >= 4
 
 
-def _whole_shift(text: str, model: LetterPairModel,
-                 lang: str | None) -> ShiftResult | None:
+def _whole_shift(text: str, judged: _Judgements) -> ShiftResult | None:
+    model = judged.model
     sample = text[:SCREEN_CHARS]
     if not sample.strip():
         return None
-    before = langmodel.judge(sample, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+    before = judged(sample)
     if reads_clearly(before, sample):
         return None
-    recent = _recent_reading(sample, before, model, lang)
+    recent = _recent_reading(sample, before, judged)
     if recent is not None:
-        return _verified(text, sample, recent, before, model, lang)
+        return _verified(text, sample, recent, before, judged)
     candidates: list[tuple[str, int | None, str]] = []
     mac = mac_standard(sample)
     if mac is not None and mac != sample:
@@ -323,7 +342,7 @@ def _whole_shift(text: str, model: LetterPairModel,
     for method, k, repaired in candidates:
         if has_controls(repaired):
             continue  # never a win (see _is_win), and half the candidates: spare the judgement
-        after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        after = judged(repaired)
         if not _is_win(before, after, sample, repaired):
             continue
         value = (_value(after) + 0.5 * _natural_case(repaired)
@@ -342,12 +361,11 @@ def _whole_shift(text: str, model: LetterPairModel,
     # readings that differ only in case score alike, and the Mac order gives 29)
     _value_, _share, method, k, after, _text = max(
         close, key=lambda w: (round(w[1], 3), round(w[0], 3), -abs(w[3] or 0)))
-    return _verified(text, sample, (method, k, after), before, model, lang)
+    return _verified(text, sample, (method, k, after), before, judged)
 
 
 def _verified(text: str, sample: str, reading: tuple[str, int | None, LanguageJudgement],
-              before: LanguageJudgement, model: LetterPairModel,
-              lang: str | None) -> ShiftResult | None:
+              before: LanguageJudgement, judged: _Judgements) -> ShiftResult | None:
     """The reading chosen on the sample, checked on the whole text and applied to it."""
     method, k, after = reading
     full = text[:VERIFY_CHARS]
@@ -358,8 +376,8 @@ def _verified(text: str, sample: str, reading: tuple[str, int | None, LanguageJu
         # plain ASCII: the simpler explanation is the constant offset the Mac order implies
         method, k = "offset", MAC_ASCII_OFFSET
     if len(full) > len(sample):
-        before_full = langmodel.judge(full, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
-        after_full = langmodel.judge(repaired_full, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        before_full = judged(full)
+        after_full = judged(repaired_full)
         if not _is_win(before_full, after_full, full, repaired_full):
             return None
         before, after = before_full, after_full
@@ -394,8 +412,8 @@ def _remember(method: str, k: int | None) -> None:
     del _RECENT[RECENT_READINGS:]
 
 
-def _recent_reading(sample: str, before: LanguageJudgement, model: LetterPairModel,
-                    lang: str | None) -> tuple[str, int | None, LanguageJudgement] | None:
+def _recent_reading(sample: str, before: LanguageJudgement, judged: _Judgements,
+                    ) -> tuple[str, int | None, LanguageJudgement] | None:
     """A recent reading that clearly repairs this sample too, with no letter left unknown.
 
     Only an unambiguous win short-cuts the search: a page whose accented
@@ -406,10 +424,10 @@ def _recent_reading(sample: str, before: LanguageJudgement, model: LetterPairMod
         repaired = mac_standard(sample) if method == "mac-standard" else shift(sample, k or 0)
         if repaired is None:
             continue
-        after = langmodel.judge(repaired, model, lang=lang, min_pairs=MIN_REPAIR_PAIRS)
+        after = judged(repaired)
         if (after.passes is True and _value(after) >= RECENT_MARGIN
                 and _is_win(before, after, sample, repaired)
-                and unknown_share(repaired, model) == 0.0
+                and unknown_share(repaired, judged.model) == 0.0
                 and not _implausible_ideographic(repaired)):
             return method, k, after
     return None

@@ -98,7 +98,8 @@ def candidate_offsets(text: str, model: LetterPairModel) -> list[int]:
             if k:
                 votes[k] += weight
     # an offset must be backed by at least three frequent characters
-    ranked = [k for k, v in votes.most_common() if v >= _min_votes(len(top))][:MAX_CANDIDATES]
+    need = _min_votes(len(top))
+    ranked = [k for k, v in votes.most_common() if v >= need][:MAX_CANDIDATES]
     if any(ord(ch) >= 0x1000 for ch, _n in top[:4]):  # past the alphabets: maybe ideographs
         wide = _ideographic_offsets(text, model)
         ranked = wide + [k for k in ranked if k not in wide]
