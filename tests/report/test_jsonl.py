@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _signals import interruptible
 
 from pytest_textlayer.cli import main
 from pytest_textlayer.errors import UsageError
@@ -137,7 +138,7 @@ def test_interrupted_tree_run_resumes_without_redoing_finished_files(
     files = tree(tmp_path / "tree", sources, int(os.environ.get("RESUME_FILES", "2000")))
     out = tmp_path / "run.jsonl"
     cmd = [*CMD, "check", str(tmp_path / "tree"), "-j", "2"]
-    first = subprocess.Popen([*cmd, "--jsonl", str(out)], stdout=subprocess.DEVNULL,
+    first = subprocess.Popen(interruptible([*cmd, "--jsonl", str(out)]), stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while (out.exists() and out.read_bytes().count(b"\n")) < len(files) // 2:

@@ -20,6 +20,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from _signals import interruptible
 
 from pytest_textlayer.cli import main
 from pytest_textlayer.errors import InputError
@@ -306,7 +307,8 @@ def test_interrupted_repair_leaves_no_output_and_no_temporary_files(
     src, out_dir, env = _ocr_job(tmp_path, pages=3)
     before = sha(src)
     out = out_dir / "fixed.pdf"
-    proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],
+    proc = subprocess.Popen(interruptible([*CMD, "repair", str(src), "-o", str(out), "--ocr",
+                                           "force"]),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     started = _wait_for_grandchild(proc.pid, 60)
     proc.send_signal(getattr(signal, how))
@@ -334,7 +336,8 @@ def test_killed_ocr_processes_fail_the_repair_in_one_line(tmp_path: Path) -> Non
         pytest.skip("tesseract is not installed")
     src, out_dir, env = _ocr_job(tmp_path)
     out = out_dir / "fixed.pdf"
-    proc = subprocess.Popen([*CMD, "repair", str(src), "-o", str(out), "--ocr", "force"],
+    proc = subprocess.Popen(interruptible([*CMD, "repair", str(src), "-o", str(out), "--ocr",
+                                           "force"]),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     killed = 0
     while proc.poll() is None:
