@@ -25,14 +25,12 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import sys
-from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .encodings import encoding_table
-from .sfntcmap import CodeRuns, cmap_subtables
+from .sfntcmap import CodeRuns, big_endian_array, cmap_subtables
 from .sfnttables import PlainSfnt, post_format
 from .streamguard import read_bytes
 
@@ -434,8 +432,4 @@ def cid_to_gid_map(obj: Any) -> list[int] | None:
     """CIDToGIDMap as a list (None for Identity or absent)."""
     if obj is None or not is_stream(obj):
         return None
-    raw = read(obj)
-    gids = array("H", raw[: len(raw) // 2 * 2])  # big-endian pairs; a whole CJK map is 64 K
-    if sys.byteorder == "little":
-        gids.byteswap()
-    return gids.tolist()
+    return big_endian_array("H", read(obj)).tolist()  # a whole CJK map is 64 K glyph ids
