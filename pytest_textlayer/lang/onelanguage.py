@@ -18,7 +18,7 @@ import operator
 import unicodedata
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, ItemsView, Iterator, Mapping
+from collections.abc import Collection, ItemsView, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,9 +40,13 @@ def _base_letter(sym: str) -> str:
 
 
 
+#: Bits of a code point: a pair's code is its first symbol's above its second's.
+_CODE_BITS = 21
+
+
 def _pair_code(key: str) -> int:
-    """A two-symbol key as one integer whose order is the key's (code points fit 21 bits)."""
-    return ord(key[0]) << 21 | ord(key[1])
+    """A two-symbol key as one integer whose order is the key's."""
+    return ord(key[0]) << _CODE_BITS | ord(key[1])
 
 
 class PairCounts(Mapping[str, float]):
@@ -94,8 +98,8 @@ class PairCounts(Mapping[str, float]):
         return isinstance(key, str) and self._find(key) >= 0
 
     def __iter__(self) -> Iterator[str]:
-        mask = (1 << 21) - 1
-        return (chr(code >> 21) + chr(code & mask) for code in self._codes)
+        mask = (1 << _CODE_BITS) - 1
+        return (chr(code >> _CODE_BITS) + chr(code & mask) for code in self._codes)
 
     def __len__(self) -> int:
         return len(self._codes)
@@ -109,8 +113,8 @@ class PairCounts(Mapping[str, float]):
         totals: dict[str, float] = {}
         at, end = 0, len(codes)
         while at < end:
-            first = codes[at] >> 21
-            stop = bisect_left(codes, (first + 1) << 21, at)
+            first = codes[at] >> _CODE_BITS
+            stop = bisect_left(codes, (first + 1) << _CODE_BITS, at)
             totals[chr(first)] = sum(counts[at:stop])
             at = stop
         return totals
@@ -183,11 +187,15 @@ class LanguageModel:
             self.pairs = PairCounts(self.pairs)
         self.lp = {}
 
-    def listed_mass(self) -> dict[str, float]:
-        """How often each symbol starts a listed pair (the pruned mass of `rows` left out)."""
+    @property
+    def _table(self) -> PairCounts:
         pairs = self.pairs
         assert isinstance(pairs, PairCounts)  # made so by __post_init__
-        return pairs.first_totals()
+        return pairs
+
+    def listed_mass(self) -> dict[str, float]:
+        """How often each symbol starts a listed pair (the pruned mass of `rows` left out)."""
+        return self._table.first_totals()
 
     def expected_score(self) -> float:
         """Mean log-probability per pair of the model's own counts (pruned mass included)."""
@@ -216,10 +224,7 @@ class LanguageModel:
 
     def logprob(self, a: str, b: str) -> float:
         """Smoothed log P(b | a) with add-one smoothing over the model's symbols."""
-        a = self.map_symbol(a)
-        b = self.map_symbol(b)
-        count = self.pairs.get(a + b, 0.0) + self._spread.get(a, 0.0)
-        return math.log((count + ALPHA) / (self._rows.get(a, 0.0) + ALPHA * self._vocab))
+        return next(self._log_probs((a + b,)))
 
     def total(self, keys: Collection[str], counts: Collection[int]) -> float:
         """Sum of count × log-probability over pair keys (fast path for scoring).
@@ -237,31 +242,34 @@ class LanguageModel:
         return total
 
     def _learn(self, keys: list[str]) -> None:
-        """:meth:`logprob` of each key into the cache, in one loop.
+        """The log-probability of each key into the cache, in one loop.
 
         Garbled text meets hundreds of pairs no cache holds yet, in every
         language its script has: one call per pair was most of a shift
-        search. Same arithmetic as logprob, so the same values.
+        search.
         """
         lp = self.lp
         if len(lp) + len(keys) > LOGPROB_CACHE:  # bounded memory over very long runs
             lp.clear()
-        pairs = self.pairs
-        assert isinstance(pairs, PairCounts)  # made so by __post_init__
-        codes, counts, end = pairs._codes, pairs._counts, len(pairs._codes)
+        lp.update(zip(keys, self._log_probs(keys), strict=True))
+
+    def _log_probs(self, keys: Iterable[str]) -> Iterator[float]:
+        """log P(b | a) of each two-symbol key, smoothed: the one definition, for one key
+        (:meth:`logprob`) or many (:meth:`_learn`), with the lookups bound once."""
+        table = self._table
+        codes, counts, end = table._codes, table._counts, len(table._codes)
         alphabet, spread, rows = self.alphabet, self._spread, self._rows
-        smoothing, known = ALPHA * self._vocab, self.map_symbol
-        log = math.log
+        smoothing, known, log = ALPHA * self._vocab, self.map_symbol, math.log
         for key in keys:
             a, b = key[0], key[1]
-            if a != BOUNDARY and a not in alphabet:
+            if a != BOUNDARY and a not in alphabet:  # map_symbol's own first test, inline
                 a = known(a)
             if b != BOUNDARY and b not in alphabet:
                 b = known(b)
-            code = ord(a) << 21 | ord(b)
+            code = ord(a) << _CODE_BITS | ord(b)
             at = bisect_left(codes, code)
             count = (counts[at] if at < end and codes[at] == code else 0.0) + spread.get(a, 0.0)
-            lp[key] = log((count + ALPHA) / (rows.get(a, 0.0) + smoothing))
+            yield log((count + ALPHA) / (rows.get(a, 0.0) + smoothing))
 
     def score_counts(self, counts: Mapping[str, int]) -> float:
         n = sum(counts.values())
