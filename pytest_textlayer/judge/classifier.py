@@ -118,6 +118,7 @@ def iter_page_reports(
     `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
     from ..pdf import fontreach
+    from ..pdf.fontprogram import forget_programs
     from ..pdf.pagescan import Judged, scan_or_error, scan_pages
 
     # Readings remembered from another document must not decide this one; a process that has
@@ -193,6 +194,7 @@ def iter_page_reports(
                                            settings, model, trust)
                 yield report
     finally:
+        forget_programs()  # and with them this document
         pdfium.close()
         qpdf.close()
 

@@ -39,7 +39,7 @@ from operator import eq
 from pathlib import Path
 from typing import Any
 
-from .fontprogram import cid_to_gid_map, load_program, read
+from .fontprogram import cid_to_gid_map, stream_program
 from .sfntcmap import CodeRuns
 
 #: Letters (codes) both accounts must name before a disagreement means anything.
@@ -428,7 +428,7 @@ def program_texts(kind: str | None, stream: Any, cidfont: Any,
     """
     if kind is None or stream is None:
         return {}, "", False
-    prog = load_program(kind, read(stream))
+    prog = stream_program(kind, stream)
     if prog.error:
         return {}, "", False
     if prog.cid_keyed and prog.ros is not None and prog.ros[0] == "Adobe":

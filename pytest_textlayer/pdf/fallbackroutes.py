@@ -17,7 +17,7 @@ from typing import Any
 from ..model import FontStatus
 from ..patterns import on_first_use
 from .encodings import name_to_unicode
-from .fontprogram import Program, cid_to_gid_map, load_program, pdf_name, read
+from .fontprogram import Program, cid_to_gid_map, pdf_name, stream_program
 from .rankcheck import MIN_WIDTH_RANK, letter_widths, width_correlation
 from .tounicode import is_pua
 
@@ -116,7 +116,7 @@ def program_route(
     CID → text). A Unicode cmap inverted through CIDToGIDMap, else AGL post/charset names."""
     if kind is None:
         return FontStatus.SEVERED, severed, f"{lead}, font is not embedded", {}
-    prog = load_program(kind, read(stream))
+    prog = stream_program(kind, stream)
     cid_to_gid = cid_to_gid_map(cidfont.get("/CIDToGIDMap"))
     recovered: dict[int, str] = {}
     route = severed

@@ -413,6 +413,47 @@ def load_program(kind: str | None, data: bytes, length1: int = 0) -> Program:
     return prog
 
 
+#: Program streams whose parse is kept (see :func:`stream_program`): the few fonts that share
+#: one are usually drawn on neighbouring pages.
+RECENT_PROGRAMS = 4
+_recent: dict[tuple[Any, str | None, int], tuple[Any, Program]] = {}
+
+
+def stream_program(kind: str | None, stream: Any, length1: int = 0) -> Program:
+    """:func:`load_program` of a program stream's decoded bytes, kept for the last few streams.
+
+    Fonts of one document often share a program: a Type0 font per slide over one
+    embedded CJK font, one face under two encodings. Each read and parsed it
+    again: a whole CJK program is milliseconds to inflate and parse. A Program
+    is not changed once made; the stream is known by its object number and its
+    document (another document's object of the same number is read anew).
+    :func:`forget_programs` lets the last ones, and their documents, go.
+    """
+    if kind is None or stream is None:
+        return load_program(kind, b"", length1)
+    objgen = getattr(stream, "objgen", (0, 0))
+    if objgen == (0, 0):  # a direct object: nothing else can name it
+        return load_program(kind, read(stream), length1)
+    key = (objgen, kind, length1)
+    found = _recent.get(key)
+    if found is not None:
+        try:
+            if found[0].same_owner_as(stream):
+                return found[1]
+        except Exception:  # noqa: BLE001 - the kept one's document is closed: not this one
+            pass
+    program = load_program(kind, read(stream), length1)
+    if key not in _recent and len(_recent) >= RECENT_PROGRAMS:
+        del _recent[next(iter(_recent))]  # the oldest
+    _recent[key] = (stream, program)
+    return program
+
+
+def forget_programs() -> None:
+    """Let go of the programs :func:`stream_program` kept (and of their documents)."""
+    _recent.clear()
+
+
 @contextlib.contextmanager
 def _fonttools_quiet() -> Iterator[None]:
     """fontTools' warnings held back: subset fonts trip many harmless ones ("3 extra bytes in

@@ -19,7 +19,7 @@ from .crosscheck import name_texts, symbolic_texts
 from .encodings import NAMED_ENCODINGS, encoding_table, is_index_name, name_to_unicode
 from .fallbackroutes import codes_as_text, numeric_names, sfnt_detail, symbolic_cmap_text
 from .fontinfo import FontInfo
-from .fontprogram import Program, font_program, load_program, pdf_name, pdf_numbers, read
+from .fontprogram import Program, font_program, pdf_name, pdf_numbers, stream_program
 from .tounicode import is_pua, judge_tounicode, tounicode
 
 
@@ -141,7 +141,7 @@ def analyse_simple(font: Any, base: str, subtype: str) -> FontInfo:
                 length1 = int(stream.get("/Length1", 0)) if stream is not None else 0
             except Exception:
                 length1 = 0
-            program = load_program(kind, read(data) if data is not None else b"", length1)
+            program = stream_program(kind, data, length1)
         return program
 
     names: dict[int, str] = {}

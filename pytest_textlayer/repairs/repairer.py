@@ -64,6 +64,7 @@ def repair(
     """
     from ..judge.classifier import classify_or_raise
     from ..lang import langmodel
+    from ..pdf.fontprogram import forget_programs
     from ..pdf.source import open_pikepdf, read_source
     from . import ocr as ocrlib
     from . import tounicode_writer
@@ -106,6 +107,7 @@ def repair(
             f"cannot be repaired ({problem}): a damaged file, or a pytest-textlayer bug to report",
         ) from exc
     finally:
+        forget_programs()  # the font programs kept while this document was open
         pdf.close()
         for other in keep:
             other.close()
