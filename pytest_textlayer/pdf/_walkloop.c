@@ -4,7 +4,8 @@
  * interprets ops[i:] as the Python loop of _Walker.walk does, operator for operator, on the
  * same objects: the walker, the graphics state (a content._State), the Tf cache `fonts`, the
  * q/Q `stack`, the marked-content lists `marked` and `spans`. It stops at the first operator
- * it leaves to Python (Do, BDC, BI, a font not yet looked up, anything of an unusual shape)
+ * it leaves to Python (Do, a BDC with properties, BI, a font not yet looked up, anything of
+ * an unusual shape)
  * and returns (its index, tm, tlm, state): the Python loop interprets that one and calls
  * again. The operators it knows are nine in ten of a typeset page: their Python time went
  * to the dispatch and the attribute traffic, not to their arithmetic.
@@ -34,7 +35,7 @@ static PyObject *s_font_key, *s_font, *s_text_font, *s_size, *s_copy, *one, *mar
 enum {
     OP_OTHER, OP_TJ_LOWER, OP_TJ_ARRAY, OP_TD, OP_TD_UPPER, OP_TF, OP_TM, OP_TSTAR, OP_TL,
     OP_BT, OP_ET, OP_QUOTE, OP_DQUOTE, OP_TR, OP_Q_SAVE, OP_Q_RESTORE, OP_CM, OP_TZ, OP_TS,
-    OP_PAINT, OP_BMC, OP_EMC,
+    OP_PAINT, OP_BMC, OP_BDC, OP_EMC,
 };
 
 /* Which operator `op` (the bytes of an instruction's operator) is. */
@@ -77,6 +78,7 @@ static int kind_of(PyObject *op)
         return OP_OTHER;
     case 3:
         if (memcmp(s, "BMC", 3) == 0) return OP_BMC;
+        if (memcmp(s, "BDC", 3) == 0) return OP_BDC;
         if (memcmp(s, "EMC", 3) == 0) return OP_EMC;
         return OP_OTHER;
     }
@@ -375,6 +377,17 @@ static PyObject *run(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
             break;
         case OP_BMC:
             r = PyList_Append(marked, marked_none);
+            break;
+        case OP_BDC:
+            /* Properties that hold only a marked-content id (the tokenizer gives None for
+             * them; tagged files write one before every run of text): no ActualText and no
+             * optional content, so the sequence opens as a BMC's does. Others go to Python. */
+            if (n == 2 && PyTuple_GET_ITEM(args, 1) == Py_None
+                && PyUnicode_CheckExact(PyTuple_GET_ITEM(args, 0))
+                && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(args, 0), "/OC") != 0)
+                r = PyList_Append(marked, marked_none);
+            else
+                r = 1;
             break;
         case OP_EMC:
             r = end_marked(walker, marked, spans);

@@ -48,8 +48,11 @@ def _instruction(draw: Any) -> tuple[bytes, Any]:
     if op in (b"Tm", b"cm") and draw(st.booleans()):  # mostly six numbers
         return op, tuple(draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, -1.0, 0.5, 10.0]),
                                        min_size=6, max_size=6)))
-    if op == b"BDC" and draw(st.booleans()):  # an ActualText span, or a hidden layer
-        return op, ("/Span", draw(st.sampled_from([_SPAN, "/L1"])))
+    if op == b"BDC" and draw(st.booleans()):
+        # an ActualText span, a hidden layer, or the marked-content id only (the tokenizer's
+        # None: tagged files write it before every run of text; the compiled loop opens it)
+        return op, draw(st.sampled_from([("/Span", _SPAN), ("/OC", "/L1"), ("/Span", "/L1"),
+                                         ("/P", None), ("/OC", None), ("/Span", None)]))
     args = tuple(draw(st.lists(_VALUES, max_size=7)))
     return op, (list(args) if op == b"W" else args)
 
