@@ -127,8 +127,12 @@ class FontReach:
         found = self._memo.get(ident)
         if found is None:
             self._memo[ident] = _NOTHING  # a cycle ends here; what it reaches is found above
-            found = self._scan(obj, depth) if key is None else self._resources(obj.get(key),
-                                                                               depth)
+            try:
+                found = self._scan(obj, depth) if key is None else self._resources(
+                    obj.get(key), depth)
+            except BaseException:  # unread, not empty: a later page asking reads it again
+                del self._memo[ident]
+                raise
             self._memo[ident] = found
         return found
 
@@ -142,18 +146,34 @@ def last_reaching_page(qpdf: Any, indices: Sequence[int]) -> dict[Any, int]:
 def reaching_pages(qpdf: Any, indices: Sequence[int]) -> tuple[dict[Any, int], dict[Any, int]]:
     """Font key -> the first, and the last, of `indices` whose resources can reach the font
     (through forms, Type3 fonts, patterns and annotation appearances, deeper than any walk
-    follows them); both empty when a page cannot be read (then no font is known to be done
-    with)."""
+    follows them).
+
+    A page whose resources cannot be read might draw any font: every font known
+    before it is kept until it, and every font known after it from it on. A
+    damaged page costs the fonts around it, not the release of the document's
+    other fonts. Both are empty when the pages themselves cannot be listed.
+    """
     reach = FontReach()
     first: dict[Any, int] = {}
     last: dict[Any, int] = {}
+    unread: list[int] = []
     wanted = set(indices)
     try:
         for index, page in enumerate(qpdf.pages):
             if index in wanted:
-                for key in reach.page(page.obj)[0]:
+                try:
+                    found = reach.page(page.obj)[0]
+                except Exception:  # noqa: BLE001 - a damaged page: see above
+                    unread.append(index)
+                    continue
+                for key in found:
                     first.setdefault(key, index)
                     last[key] = index
-    except Exception:  # noqa: BLE001 - an unreadable page: no font is known to be done with
+    except Exception:  # noqa: BLE001 - no page list: no font is known to be done with
         return {}, {}
+    for index in unread:
+        for key, page in last.items():
+            last[key] = max(page, index)
+        for key, page in first.items():
+            first[key] = min(page, index)
     return first, last

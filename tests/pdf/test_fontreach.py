@@ -95,3 +95,77 @@ def test_pages_walked_from_the_end_release_fonts_before_their_first_page() -> No
     assert set(cache) == {"a", "kept"}
     fontreach.release_after(cache, starts, 0)
     assert set(cache) == {"a", "kept"} and starts == [(0, "a")]
+
+
+def test_a_page_whose_resources_cannot_be_read_keeps_the_fonts_around_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A damaged page might draw any font: those known before it are kept until it, those
+    known after it from it on; the rest of the document still lets its fonts go."""
+    pdf = pikepdf.new()
+    early, late, both, far = (_font(pdf, n) for n in ("/Early", "/Late", "/Both", "/Far"))
+    pages = [pdf.add_blank_page() for _ in range(6)]
+    fonts = [{"E": early, "B": both}, {"E": early}, {}, {"L": late, "B": both}, {}, {"F": far}]
+    for page, named in zip(pages, fonts, strict=True):
+        page.obj.Resources = _resources(**named)
+    damaged = pages[2].obj.objgen
+    real = fontreach.FontReach.page
+
+    def page_2_fails(self: fontreach.FontReach, page: Any) -> Any:
+        if page.objgen == damaged:  # a failure path: qpdf raising on a damaged object
+            raise pikepdf.PdfError("damaged resources")
+        return real(self, page)
+
+    monkeypatch.setattr(fontreach.FontReach, "page", page_2_fails)
+    first, last = fontreach.reaching_pages(pdf, range(6))
+    assert last == {early.objgen: 2, both.objgen: 3, late.objgen: 3, far.objgen: 5}
+    assert first == {early.objgen: 0, both.objgen: 0, late.objgen: 2, far.objgen: 2}
+
+
+def test_a_resource_that_fails_is_read_again_by_the_next_page_that_shares_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure is not remembered as 'reaches nothing' for the pages after."""
+    pdf = pikepdf.new()
+    body = _font(pdf, "/Body")
+    shared = pdf.make_indirect(_resources(B=body))
+    pages = [pdf.add_blank_page() for _ in range(2)]
+    for page in pages:
+        page.obj.Resources = shared
+    calls: list[int] = []
+    real = fontreach.FontReach._scan
+
+    def fails_once(self: fontreach.FontReach, resources: Any, depth: int) -> Any:
+        calls.append(depth)
+        if len(calls) == 1:
+            raise pikepdf.PdfError("damaged on first read")
+        return real(self, resources, depth)
+
+    monkeypatch.setattr(fontreach.FontReach, "_scan", fails_once)
+    first, last = fontreach.reaching_pages(pdf, range(2))
+    assert (first, last) == ({body.objgen: 0}, {body.objgen: 1})
+    assert len(calls) == 2
+
+
+def test_a_document_with_a_damaged_page_still_releases_its_fonts_with_the_same_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    data = generate("mixed", families=["readable", "severed", "scrambled", "mixed-fonts",
+                                       "shifted", "partial"] * 2).pdf
+    kept = classify(data)
+    forgotten: list[Any] = []
+    real_forget, real_page = FontTrust.forget, fontreach.FontReach.page
+    seen: list[Any] = []
+
+    def counted(self: FontTrust, font: Any) -> None:
+        forgotten.append(font)
+        real_forget(self, font)
+
+    def fifth_fails(self: fontreach.FontReach, page: Any) -> Any:
+        seen.append(page)
+        if len(seen) == 5:  # a failure path: qpdf raising on a damaged object
+            raise pikepdf.PdfError("damaged resources")
+        return real_page(self, page)
+
+    monkeypatch.setattr(FontTrust, "forget", counted)
+    monkeypatch.setattr(fontreach.FontReach, "page", fifth_fails)
+    released = classify(data)
+    assert len(seen) == len(kept.pages) and len(forgotten) >= 10  # before: none at all
+    assert released.pages == kept.pages
