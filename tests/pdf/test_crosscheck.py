@@ -418,8 +418,7 @@ def test_a_cid_keyed_programs_texts_are_its_collections_for_the_wanted_cids(
     if not japan:
         pytest.skip("poppler-data's cidToUnicode tables are not installed")
     program = Program("CIDCFF", cid_keyed=True, ros=("Adobe", "Japan1"))
-    monkeypatch.setattr(crosscheck, "load_program", lambda kind, data: program)
-    monkeypatch.setattr(crosscheck, "read", lambda stream: b"program")
+    monkeypatch.setattr(crosscheck, "stream_program", lambda kind, stream: program)
     wanted = {1125, 34, 843, 10**6, -1}
     own, source, whole = crosscheck.program_texts("CIDCFF", object(), None, wanted)
     assert list(own.items()) == [(cid, frozenset(text)) for cid, text in japan.items()
