@@ -212,9 +212,15 @@ def _run_length(raw: bytes, limit: int) -> bytes:
     return bytes(out)
 
 
+#: Entries an LZW table holds (12-bit codes): a stream that needs one more without a clear
+#: code is damaged, and qpdf stops reading it there ("table full").
+LZW_TABLE = 4096
+
+
 def _lzw(raw: bytes, limit: int, early: int = 1) -> bytes:
     """LZW as PDF uses it (codes of 9 to 12 bits, widened one code early unless ``early``
-    is 0, the stream's ``/EarlyChange``), cut past the limit."""
+    is 0, the stream's ``/EarlyChange``), cut past the limit, and where qpdf's decoder
+    stops: a full table, a code it does not know."""
     out = bytearray()
     table: list[bytes] = [bytes([i]) for i in range(256)] + [b"", b""]
     width, bits, value, previous = 9, 0, 0, b""
@@ -230,6 +236,8 @@ def _lzw(raw: bytes, limit: int, early: int = 1) -> bytes:
                 continue
             if code == 257:  # end of data
                 return bytes(out)
+            if previous and len(table) >= LZW_TABLE:
+                return bytes(out)  # a new entry past the table: qpdf's read fails here
             if code < len(table):
                 entry = table[code]
                 if previous:

@@ -752,6 +752,27 @@ def test_an_lzw_stream_is_measured_with_its_own_early_change() -> None:
         assert oversized(stream, len(plain)) is None
 
 
+def test_an_lzw_stream_past_a_full_table_is_measured_where_qpdf_stops_reading_it() -> None:
+    """Codes past a full table without a clear code: qpdf refuses the stream there ("table
+    full"), so measuring it further only measured what no reader gives."""
+    import random
+
+    import pikepdf
+
+    from pytest_textlayer.pdf.streamguard import _lzw
+
+    plain = random.Random(7).randbytes(20_000)  # new pairs all along: the table fills
+    packed = _lzw_encode(plain)  # keeps coding past the full table, as a damaged writer does
+    with pikepdf.new() as pdf:
+        stream = pikepdf.Stream(pdf, packed)
+        stream.Filter = pikepdf.Name.LZWDecode
+        with pytest.raises(RuntimeError, match="table full"):  # qpdf's own words
+            stream.read_bytes()
+    measured = _lzw(packed, 8 * MIB)
+    assert 0 < len(measured) < len(plain) and plain.startswith(measured)
+    assert _lzw(_lzw_encode(plain[:2_000]), 8 * MIB) == plain[:2_000]  # a table not full
+
+
 # The worker must be forked from this process (it runs the function patched here): a test
 # process with other threads starts its workers from a fork server instead.
 @pytest.mark.fresh_process
