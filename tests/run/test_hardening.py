@@ -579,41 +579,6 @@ def _resident() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _lzw_encode(data: bytes) -> bytes:
-    """PDF's LZW (EarlyChange 1), as a test oracle's input: qpdf decodes it back."""
-    table = {bytes([i]): i for i in range(256)}
-    codes, word, following = [256], b"", 258
-    for byte in data:
-        grown = word + bytes([byte])
-        if grown in table:
-            word = grown
-            continue
-        codes.append(table[word])
-        table[grown], following, word = following, following + 1, bytes([byte])
-        if following >= 4094:
-            codes.append(256)
-            table, following = {bytes([i]): i for i in range(256)}, 258
-    codes += [table[word], 257] if word else [257]
-    out, value, bits, size, width, first = bytearray(), 0, 0, 258, 9, True
-    for code in codes:
-        value, bits = value << width | code, bits + width
-        while bits >= 8:
-            bits -= 8
-            out.append(value >> bits & 255)
-        if code == 256:
-            size, width, first = 258, 9, True
-            continue
-        if code == 257:
-            break
-        size += not first
-        first = False
-        if size + 1 >= 1 << width and width < 12:
-            width += 1
-    if bits:
-        out.append(value << (8 - bits) & 255)
-    return bytes(out)
-
-
 def test_every_decoder_of_the_precheck_agrees_with_qpdf() -> None:
     import pikepdf
 
