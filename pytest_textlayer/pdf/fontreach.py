@@ -171,9 +171,8 @@ def reaching_pages(qpdf: Any, indices: Sequence[int]) -> tuple[dict[Any, int], d
                     last[key] = index
     except Exception:  # noqa: BLE001 - no page list: no font is known to be done with
         return {}, {}
-    for index in unread:
-        for key, page in last.items():
-            last[key] = max(page, index)
-        for key, page in first.items():
-            first[key] = min(page, index)
+    if unread:  # in page order: the first and the last of them bound every font's reach
+        earliest, latest = unread[0], unread[-1]
+        first = {key: min(page, earliest) for key, page in first.items()}
+        last = {key: max(page, latest) for key, page in last.items()}
     return first, last
