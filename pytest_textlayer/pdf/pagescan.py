@@ -332,18 +332,30 @@ def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], clai
     while (position := claims.take_last()) is not None:
         index = indices[position]
         fontreach.release_after(cache, starts, index)
-        sent: PageContent | Judged | None
-        try:
-            content = scan_page(qpdf, index, cache, LEAN_BUDGET if lean else TEXT_BUDGET)
-            judged = judge(index, content) if judge is not None else None
-            lean = judged is not None and judged[1]
-            sent = Judged(*judged) if judged is not None else _portable(content)
-        except Exception:  # the parent walks it again and reports it as a one-process run would
-            sent, lean = None, False
+        sent, lean = helper_page(qpdf, index, cache, lean, judge)
         try:
             conn.send((position, sent))
         except (OSError, ValueError):  # the parent has gone or stopped listening
             return
+
+
+def helper_page(qpdf: Any, index: int, cache: dict[Any, Any], lean: bool, judge: Judge | None,
+                ) -> tuple[PageContent | Judged | None, bool]:
+    """What the helper sends for one page (its report, its facts, or None: the parent walks
+    it), and whether the next page it takes may be walked lean."""
+    try:
+        content = scan_page(qpdf, index, cache, LEAN_BUDGET if lean else TEXT_BUDGET)
+        judged = judge(index, content) if judge is not None else None
+        if judged is None and content.text_cut:
+            # The parent would walk it again in full once the two have met, with this
+            # process idle: walk it here, where the claims balance the cost.
+            content = scan_page(qpdf, index, cache, TEXT_BUDGET)
+            judged = judge(index, content) if judge is not None else None
+        if judged is not None:
+            return Judged(*judged), judged[1]
+        return _portable(content), False
+    except Exception:  # the parent walks it again and reports it as a one-process run would
+        return None, False
 
 
 def _portable(content: PageContent) -> PageContent | None:

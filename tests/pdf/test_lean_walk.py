@@ -13,6 +13,7 @@ from pytest_textlayer.judge.classifier import classify
 from pytest_textlayer.judge.decision import SAMPLE_LIMIT
 from pytest_textlayer.pdf import pagescan, pagetext
 from pytest_textlayer.pdf.content import scan_page
+from pytest_textlayer.pdf.pagecontent import PageContent
 
 #: Four pages a part, each part's fonts its own: from the third readable page on, the fonts
 #: have earned trust and the next pages are walked lean; where the part changes (new fonts,
@@ -107,3 +108,27 @@ def test_a_font_only_a_reader_decodes_counts_past_the_budget() -> None:
     assert lean.text_cut and "日" not in lean.text
     assert not lean.text_complete
     assert not scan_page(pdf, 0, {}).text_complete
+
+
+def test_the_helper_walks_a_lean_page_again_before_sending_it(document: bytes) -> None:
+    """A lean page the helper cannot judge would be walked again by the parent after the two
+    processes meet, the helper idle by then: the helper walks it in full itself first."""
+    pdf = pikepdf.open(io.BytesIO(document))
+    seen: list[tuple[int, bool]] = []
+
+    def judge(index: int, content: Any) -> tuple[str, bool] | None:
+        """Page 1 is judged, page 3 needs earlier pages, page 5 more than the sample's text
+        (the odd pages hold a line each: only the even ones are cut short)."""
+        seen.append((index, content.text_cut))
+        if index == 0 or (index == 4 and not content.text_cut):
+            return f"report {index + 1}", True
+        return None
+
+    sent, lean = pagescan.helper_page(pdf, 0, {}, False, judge)
+    assert isinstance(sent, pagescan.Judged) and lean
+    sent, lean = pagescan.helper_page(pdf, 2, {}, lean, judge)
+    assert isinstance(sent, PageContent) and not lean
+    assert not sent.text_cut and sent.text == scan_page(pdf, 2, {}).text
+    sent, lean = pagescan.helper_page(pdf, 4, {}, True, judge)
+    assert isinstance(sent, pagescan.Judged) and sent.result == "report 5"
+    assert seen == [(0, False), (2, True), (2, False), (4, True), (4, False)]
