@@ -127,9 +127,10 @@ def scan_pages(
     """(index, PageContent, the exception its walk raised, or :class:`Judged`), in order.
 
     With `helper` and when :func:`helper_possible`, a helper process is
-    forked once the first page is walked; it takes pages from the end of
-    `indices` while this process takes them from the start (see the
-    module's docstring). It reads the document through its own copy of the
+    forked before the first page is walked (that page's fonts and first
+    imports then cost the two processes at once, not one after the other);
+    it takes pages from the end of `indices` while this process takes them
+    from the start (see the module's docstring). It reads the document through its own copy of the
     qpdf handle: qpdf reads a file with positioned reads (``pread``), so the
     two share its descriptor but no file position, and bytes in memory are
     copied by the fork. `judge`, run by the helper on each page it
@@ -144,11 +145,10 @@ def scan_pages(
 
     if not indices:
         return
-    first = scan_or_error(qpdf, indices[0], cache, budget())
     rest = list(indices[1:])
     shared = (_share(qpdf, rest, cache, judge)
-              if helper and not isinstance(first, Exception) and helper_possible(len(indices))
-              else None)
+              if helper and helper_possible(len(indices)) else None)
+    first = scan_or_error(qpdf, indices[0], cache, budget())
     if shared is None:
         yield indices[0], first
         for index in rest:
