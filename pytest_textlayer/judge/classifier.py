@@ -103,6 +103,9 @@ def classify_or_raise(
     readers: list[str] = []
     pages = tuple(iter_page_reports(source, settings, password=password, readers=readers,
                                     page_helper=page_helper, vet=vet))
+    changed = source.changed()
+    if changed is not None:  # the pages read may come from two documents: report none
+        raise InputError(source.name, changed)
     return DocumentReport(path=source.name, pages=pages, readers=tuple(readers))
 
 

@@ -14,7 +14,7 @@ import functools
 import io
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Union
 
@@ -38,6 +38,26 @@ class PdfSource:
     given: bytes | None = None
     #: The file, when the PDF is one: the readers open it themselves.
     path: Path | None = None
+    #: The file's size, modification time and inode when it was first read (see :meth:`changed`).
+    stamp: tuple[int, int, int] | None = field(default=None, compare=False, repr=False)
+
+    def changed(self) -> str | None:
+        """Why the file is no longer the one first read, or None (bytes never change).
+
+        qpdf and PDFium read the file where it lies, part by part, for as long
+        as a check lasts: a file rewritten meanwhile (a build still writing it,
+        a copy replacing it) gives them parts of two documents, and the report
+        would describe neither.
+        """
+        if self.path is None or self.stamp is None:
+            return None
+        try:
+            now = _stamp(self.path.stat())
+        except OSError:
+            return "went away while it was being checked"
+        if now != self.stamp:
+            return "changed while it was being checked; check it again once it is written"
+        return None
 
     @functools.cached_property
     def data(self) -> bytes:
@@ -79,7 +99,7 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
         except OSError as exc:
             raise _refusal(label, exc) from None
         _refuse_non_pdf(label, head)
-        return PdfSource(label, path=path)
+        return PdfSource(label, path=path, stamp=_stamp(info))
     elif hasattr(pdf, "read"):
         label = name or str(getattr(pdf, "name", "<stream>"))
         if isinstance(pdf, io.TextIOBase):  # reading would decode the PDF's bytes as text
@@ -96,6 +116,10 @@ def read_source(pdf: PdfInput, name: str | None = None) -> PdfSource:
         raise TypeError(f"expected a path, bytes or a binary file object, not {type(pdf).__name__}")
     _refuse_non_pdf(label, data[:HEADER_BYTES])
     return PdfSource(label, data)
+
+
+def _stamp(info: os.stat_result) -> tuple[int, int, int]:
+    return info.st_size, info.st_mtime_ns, info.st_ino
 
 
 def _refusal(label: str, exc: OSError) -> InputError:

@@ -490,6 +490,42 @@ def test_a_file_gone_after_its_header_was_read_is_a_one_line_error(tmp_path: Pat
     assert str(refused.value) == f"{path}: no such file"
 
 
+@pytest.mark.parametrize("how", ["rewritten", "replaced"])
+def test_a_file_changed_while_it_is_checked_is_a_one_line_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """qpdf and PDFium read the file part by part as the check goes: a file written again
+    meanwhile (in place, or a new file renamed over it) would be reported from parts of two
+    documents, so none is reported."""
+    from pytest_textlayer.judge.classifier import classify, classify_or_raise
+    from pytest_textlayer.pdf import pagescan
+
+    path = generate("readable", pages=3).write(tmp_path / "moving.pdf")
+    real_scan = pagescan.scan_page
+    changes: list[Path] = []
+
+    def scan_then_change(pdf: object, index: int, *rest: object) -> object:
+        if not changes:  # the same document with a comment after it: still readable as it was
+            changes.append(path)
+            data = path.read_bytes() + b"\n% written again\n"
+            if how == "rewritten":
+                path.write_bytes(data)
+            else:
+                (tmp_path / "new.pdf").write_bytes(data)
+                os.replace(tmp_path / "new.pdf", path)
+        return real_scan(pdf, index, *rest)
+
+    monkeypatch.setattr(pagescan, "scan_page", scan_then_change)
+    with pytest.raises(InputError) as refused:
+        classify_or_raise(path)
+    assert str(refused.value) == (f"{path}: changed while it was being checked; "
+                                  "check it again once it is written")
+    changes.clear()
+    report = classify(path)
+    assert report.error is not None and not report.pages
+    monkeypatch.setattr(pagescan, "scan_page", real_scan)
+    assert classify(path).error is None  # left alone, the file as it now is checks as before
+
+
 def test_repair_past_its_time_limit_stops_in_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     slow = _slow_document(tmp_path / "slow.pdf")
     before = sha(slow)
