@@ -277,9 +277,9 @@ class _Walker(ImageCoverage, OptionalContent):
                         if span is not None and spans:
                             spans.pop()
                         self.hidden -= off
-                elif op == b"BI":
+                elif op == b"BI":  # its (width, height); None where pikepdf cannot read one
                     try:
-                        self.image(int(args.width), int(args.height), state.ctm)
+                        self.image(int(args[0]), int(args[1]), state.ctm)
                     except Exception:
                         self.small_images += 1
                 elif op in _PAINT:

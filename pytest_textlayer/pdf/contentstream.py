@@ -8,10 +8,13 @@ strings and a few dozen operators. This module splits such a stream into
 of the operators the walk reads, most of them from a memo.
 
 Anything it is not sure of sends the whole stream to qpdf's parser instead,
-so both routes give the walk the same instructions: inline images (their
-data is binary), nested or unusual strings are handled by qpdf, unknown
-operators, unbalanced brackets, characters no token accepts, a stream that
-cannot be decoded. Operands use plain Python values either way: numbers as
+so both routes give the walk the same instructions: nested or unusual
+strings are handled by qpdf, unknown operators, unbalanced brackets,
+characters no token accepts, a stream that cannot be decoded. An inline
+image's binary data is cut out where qpdf's tokenizer ends it, and only
+where qpdf's own test of that end cannot choose another (see
+:func:`_around_inline_images`); the image itself is its size, which is all
+the walk reads of it. Operands use plain Python values either way: numbers as
 int or float, names as ``str`` ("/F1"), strings as ``bytes``, arrays as
 lists; dictionaries (marked-content properties) stay pikepdf objects, except
 that the properties of a BDC holding only a marked-content id (and a
@@ -129,17 +132,38 @@ def tokenize(data: bytes) -> list[Instruction] | None:
     sure of; it hands back every other one, and the pure-Python tokenizer below decides, so
     the result is the same with the extension or without it.
     """
-    if _scan is not None:
-        try:
-            found = _scan(data, operands)
-            if found is not None:
-                ops: list[Instruction] = found[0]
-                for span in set(found[1]):  # as in tokenize_python: qpdf must parse them
-                    _parsed(span)
-                return ops
-        except Exception:  # an operand only qpdf can make sense of
-            return None
-    return tokenize_python(data)
+    ops = _native(data)
+    return tokenize_python(data) if isinstance(ops, _HandedBack) else ops
+
+
+class _HandedBack:
+    """What :func:`_native` returns when the extension is absent or leaves content to the
+    Python route."""
+
+
+_HANDED_BACK = _HandedBack()
+
+
+def _native(data: bytes) -> list[Instruction] | None | _HandedBack:
+    """The extension's instructions of `data`; None when qpdf must decide."""
+    if _scan is None:
+        return _HANDED_BACK
+    try:
+        found = _scan(data, operands)
+        if found is None:
+            return _HANDED_BACK
+        ops: list[Instruction] = found[0]
+        for span in set(found[1]):  # as in tokenize_python: qpdf must parse them
+            _parsed(span)
+        return ops
+    except Exception:  # an operand only qpdf can make sense of
+        return None
+
+
+def _between_images(data: bytes) -> list[Instruction] | None:
+    """:func:`tokenize` of content that shows no inline image (the parts between them)."""
+    ops = _native(data)
+    return _tokenize_plain(data) if isinstance(ops, _HandedBack) else ops
 
 
 _STRING_OR_COMMENT_BYTE = re.compile(rb"[\\()%]")
@@ -181,6 +205,98 @@ def strip_comments(data: bytes) -> bytes:
 
 def tokenize_python(data: bytes) -> list[Instruction] | None:
     """:func:`tokenize` in Python alone (the route of streams the extension hands back)."""
+    if b"ID" in data and b"EI" in data:  # perhaps inline images (the extension hands them back)
+        return _around_inline_images(data)
+    return _tokenize_plain(data)
+
+
+#: Bytes that end a word for qpdf's tokenizer: white space, NUL and the delimiters.
+_QPDF_DELIMITERS = rb"\x00\t\n\x0b\x0c\r ()<>\[\]{}/%"
+#: Where qpdf's tokenizer ends an inline image's data: the first ``EI`` after ``ID`` followed
+#: by a delimiter or the end (QPDFTokenizer::findEI), if the tokens after it pass its test.
+_IMAGE_END = re.compile(rb"EI(?=[" + _QPDF_DELIMITERS + rb"]|\Z)")
+#: A token as qpdf's test after an image's end counts them (comments stripped first).
+_TOKEN = re.compile(
+    rb"\((?:[^()\\]++|\\[\s\S])*+\)|<<|>>|<[^<>]*+>|[\[\]]"
+    rb"|/" + _REGULAR + rb"*+|" + _REGULAR + rb"++"
+)
+#: qpdf accepts an image's end once this many tokens after it look like content (or the
+#: stream ends); a word of letters and digits, such as ``d0``, is a bad token to it.
+_ACCEPTED_AFTER = 10
+
+
+def _around_inline_images(data: bytes) -> list[Instruction] | None:
+    """The instructions of a stream that may show inline images, each as
+    ``(b"BI", (width, height))``; None when qpdf's parser must decide.
+
+    qpdf's tokenizer ends an image's binary data at the first ``EI`` followed
+    by a delimiter, and keeps it when the next ten tokens look like content
+    (or the stream ends there). Here the content between images must
+    tokenize whole, a stricter test than qpdf's, so the end kept is the one
+    qpdf keeps, except where qpdf's test could see what this one does not:
+    fewer than ten tokens before the next image's data, or a word such as
+    ``d0`` after an image. Those streams go to qpdf.
+    """
+    import pikepdf
+
+    ops: list[Instruction] = []
+    start = 0
+    padded = data + b"\nEX"  # as in _tokenize_plain: trailing operands end at an operator
+    while True:
+        found = next((m for m in _INSTRUCTION.finditer(padded, start)
+                      if m.group(3) or m.group(2) == b"BI"), None)
+        if found is None or found.group(3):  # no image left; or bytes only qpdf reads
+            tail = _between_images(data[start:]) if found is None else None
+            if tail is None or (ops and _BAD_WORD.search(data, start)):
+                return None
+            return ops + tail
+        head = _INSTRUCTION.match(data, found.end())
+        if (found.group(1).strip(_WS_BYTES) or head is None or head.group(2) != b"ID"
+                or head.group(3)):
+            return None
+        end = _IMAGE_END.search(data, head.end())
+        if end is None or end.start() <= head.end() + 1:  # no data: qpdf reads no further
+            return None
+        before = _between_images(data[start:found.start(2)])
+        if before is None or (ops and (_BAD_WORD.search(data, start, found.start(2)) or _tokens(
+                data[start:head.end()]) < _ACCEPTED_AFTER)):
+            return None
+        try:
+            image = pikepdf.PdfInlineImage(  # what qpdf's parser makes of the dictionary
+                image_data=pikepdf.String(data[head.end() + 1:end.start()]),
+                image_object=tuple(pikepdf.Object.parse(b"[" + head.group(1) + b"\n]")))
+        except Exception:  # a dictionary only qpdf can make sense of (or not)
+            return None
+        ops += before
+        ops.append((b"BI", image_size(image)))
+        start = end.end()
+
+
+_WS_BYTES = b"\x00\t\n\x0c\r "
+
+
+#: The operators qpdf's test of an image's end calls bad words (letters with a digit): Type3
+#: glyph widths, which no page's content shows after an image.
+_BAD_WORD = re.compile(rb"(?<![^" + _QPDF_DELIMITERS + rb"])d[01](?![^" + _QPDF_DELIMITERS
+                       + rb"])")
+
+
+def _tokens(content: bytes) -> int:
+    return len(_TOKEN.findall(strip_comments(content)))
+
+
+def image_size(image: Any) -> tuple[Any, Any]:
+    """(width, height) of a PdfInlineImage as pikepdf reads them; None for one it cannot."""
+    size = []
+    for side in ("width", "height"):
+        try:
+            size.append(getattr(image, side))
+        except Exception:  # the walk counts it as a small image, as it does any unreadable
+            size.append(None)
+    return size[0], size[1]
+
+
+def _tokenize_plain(data: bytes) -> list[Instruction] | None:
     data = strip_comments(data)
     # The sentinel operator (not walked) takes any trailing operands, as qpdf drops them, so
     # every match starts where the last ended: nothing is read from inside a skipped token.
@@ -284,14 +400,14 @@ def _parsed(span: bytes) -> tuple[Any, ...]:
 
 
 def from_pikepdf(parsed: Any) -> list[Instruction]:
-    """qpdf's instructions in the same form; an inline image is (b"BI", its PdfInlineImage)."""
+    """qpdf's instructions in the same form; an inline image is (b"BI", (width, height))."""
     import pikepdf
 
     inline = pikepdf.ContentStreamInlineImage
     out: list[Instruction] = []
     for inst in parsed:
         if isinstance(inst, inline):
-            out.append((b"BI", inst.iimage))
+            out.append((b"BI", image_size(inst.iimage)))
         else:
             op = str(inst.operator).encode("latin-1")
             args = () if op in _NO_OPERANDS else tuple(map(native, inst.operands))
