@@ -19,7 +19,8 @@ the helper cannot send (a page that raised, a font without an object
 number) this process walks itself, so errors read exactly as in a
 one-process run; a helper that dies hands its remaining pages back. What
 the helper sends is read between this process's pages and kept until its
-turn: a report is about a kilobyte, a page's facts a few.
+turn: a report is about a kilobyte, a page's facts a few. Facts get this
+process's font analyses as they arrive, while the helper still walks.
 
 Only where it is safe and cheap: Linux (the helper is killed with its parent
 through PR_SET_PDEATHSIG, so a killed worker leaves nothing behind), no
@@ -159,6 +160,7 @@ def scan_pages(
         yield indices[0], first
         while (position := claims.take_first()) is not None:
             started.collect()
+            started.adopt_facts(lambda content: _adopt(content, qpdf, cache))
             yield rest[position], scan_or_error(qpdf, rest[position], cache, budget())
         for position in range(claims.met(), len(rest)):
             index = rest[position]
@@ -262,6 +264,8 @@ class _Helper:
         self.conn = conn
         #: What it sent, by position, until this process's turn comes to them.
         self.sent: dict[int, Any] = {}
+        #: Positions of the pages it sent as facts whose fonts this process has not analysed.
+        self.unadopted: list[int] = []
 
     @classmethod
     def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
@@ -303,9 +307,20 @@ class _Helper:
         got = self.sent.pop(position, None)
         return got if isinstance(got, (PageContent, Judged)) else None
 
+    def adopt_facts(self, adopt: Callable[[PageContent], PageContent]) -> None:
+        """Give the pages sent as facts so far this process's font analyses, while the helper
+        still walks: after the two meet, this process would make them alone."""
+        for position in self.unadopted:
+            got = self.sent.get(position)
+            if isinstance(got, PageContent):
+                adopt(got)
+        self.unadopted.clear()
+
     def _read(self) -> None:
         position, got = self.conn.recv()
         self.sent[position] = got
+        if isinstance(got, PageContent):
+            self.unadopted.append(position)
 
     def _end(self) -> None:
         if self.conn is not None:

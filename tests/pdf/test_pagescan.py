@@ -350,3 +350,33 @@ def test_no_helper_on_a_busy_machine_unless_asked_for(monkeypatch: pytest.Monkey
     monkeypatch.setattr(pagescan, "load_average", lambda: cores + 2.0)
     monkeypatch.setenv(pagescan.ENV, "1")
     assert pagescan.helper_possible(1000)
+
+
+def test_pages_sent_as_facts_get_this_sides_fonts_while_the_helper_still_walks() -> None:
+    """A page the helper could not judge is judged here once the two meet; its fonts are
+    analysed as soon as it arrives, while the helper walks on, not in that serial tail."""
+    from multiprocessing import Pipe
+
+    pdf = pikepdf.open(io.BytesIO(generate("readable", pages=3).pdf))
+    here, there = Pipe(duplex=False)
+    helper = pagescan._Helper(0, here)
+    facts = pagescan._portable(pagescan.scan_page(pdf, 2, {}))
+    assert facts is not None and all(use.font is None for use in facts.fonts)
+    there.send((1, pagescan.Judged("report", False)))
+    there.send((2, facts))
+    helper.collect()
+    cache: dict[Any, Any] = {}
+    adopted: list[Any] = []
+
+    def adopt(content: Any) -> Any:
+        adopted.append(content)
+        return pagescan._adopt(content, pdf, cache)
+
+    helper.adopt_facts(adopt)
+    assert adopted == [helper.sent[2]]  # the facts, not the judged page
+    assert all(use.font is cache[use.font_key] for use in helper.sent[2].fonts)
+    helper.adopt_facts(adopt)
+    assert len(adopted) == 1  # once
+    assert helper.receive(2) is adopted[0]  # the page the judging then gets, fonts and all
+    there.close()
+    here.close()
