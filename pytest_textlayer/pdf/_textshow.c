@@ -12,6 +12,9 @@
  * and usual_adjustment(items) are _pieces and _usual_adjustment, exposed so the tests can
  * compare the two routes piece by piece.
  *
+ * count_codes(data, width) counts a page's one- or two-byte codes of one font for
+ * pagecontent.FontUse.codes, as Counter(split_codes(data)) would, in the same order.
+ *
  * Every string is decoded by the font's own `decode` callable, so the decodings stay
  * defined once, in Python. The thresholds (TJ_SPACE, GAP_SPACE, LINE_BREAK) are set once by
  * rules(), called by pagetext.py with its constants: they too are defined once.
@@ -708,6 +711,66 @@ static PyObject *rules(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The i-th code of a string of one- or two-byte (big-endian) codes. */
+static inline unsigned long code_at(const unsigned char *bytes, int width, Py_ssize_t i)
+{
+    return width == 1 ? bytes[i] : ((unsigned long)bytes[2 * i] << 8) | bytes[2 * i + 1];
+}
+
+/* count_codes(data, width) -> {code: how often}, in the order the codes first occur: what
+ * Counter(split_codes(data)) holds for a codespace of one- or two-byte codes (FontUse.codes),
+ * counted in an array over the codes' span instead of a dictionary step per glyph. None
+ * for any other width, or data that is no whole number of codes: the caller counts those. */
+static PyObject *count_codes(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int width;
+    if (!PyArg_ParseTuple(args, "y*i", &view, &width)) return NULL;
+    const unsigned char *bytes = view.buf;
+    Py_ssize_t count = (width == 1 || width == 2) ? view.len / width : 0;
+    if (count == 0 || count * width != view.len) {
+        int empty = view.len == 0 && (width == 1 || width == 2);
+        PyBuffer_Release(&view);
+        if (empty) return PyDict_New();
+        Py_RETURN_NONE;
+    }
+    unsigned long low = 0xFFFF, high = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        unsigned long code = code_at(bytes, width, i);
+        if (code < low) low = code;
+        if (code > high) high = code;
+    }
+    Py_ssize_t *seen = PyMem_Calloc(high - low + 1, sizeof(Py_ssize_t));
+    PyObject *out = seen == NULL ? NULL : PyDict_New();
+    if (out == NULL) {
+        PyMem_Free(seen);
+        PyBuffer_Release(&view);
+        return seen == NULL ? PyErr_NoMemory() : NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        unsigned long code = code_at(bytes, width, i);
+        seen[code - low]++;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {  /* in first-occurrence order, as Counter keeps */
+        unsigned long code = code_at(bytes, width, i);
+        Py_ssize_t times = seen[code - low];
+        if (times == 0) continue;  /* put in already */
+        seen[code - low] = 0;
+        PyObject *key = PyLong_FromUnsignedLong(code);
+        PyObject *value = key == NULL ? NULL : PyLong_FromSsize_t(times);
+        int failed = value == NULL || PyDict_SetItem(out, key, value) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_CLEAR(out);
+            break;
+        }
+    }
+    PyMem_Free(seen);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"show", (PyCFunction)(void (*)(void))show, METH_FASTCALL,
      "show(sink, font, items, origin, em, scale=1.0, key=None, instead=None) -> advance "
@@ -719,6 +782,9 @@ static PyMethodDef methods[] = {
     {"walk_show", (PyCFunction)(void (*)(void))walk_show, METH_FASTCALL,
      "walk_show(walker, items, state, resources, tm, depth, type3, actual) -> moved text "
      "matrix (content._Walker.show)"},
+    {"count_codes", count_codes, METH_VARARGS,
+     "count_codes(data, width) -> {code: count} in first-occurrence order, or None "
+     "(pagecontent.FontUse.codes)"},
     {"walk_rules", walk_rules, METH_VARARGS,
      "walk_rules(FontUse, text_font, invisible_modes, max_depth, python_show): content's own"},
     {NULL, NULL, 0, NULL},

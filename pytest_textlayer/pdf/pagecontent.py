@@ -15,7 +15,7 @@ from typing import Any
 
 from ..model import FontReport, FontStatus
 from .fontinfo import FontInfo, split_codes
-from .pagetext import TEXT_BUDGET
+from .pagetext import TEXT_BUDGET, _textshow
 
 
 @dataclass
@@ -62,8 +62,12 @@ class FontUse:
             if isinstance(chunks[0], bytes):
                 data = b"".join(chunks)  # type: ignore[arg-type]
                 font = self.font
-                self._codes.update(
-                    data if font.code_width == 1 else split_codes(data, font.code_ranges))
+                # One- and two-byte codes are counted in C, in the order a Counter keeps.
+                counted = None if _textshow is None else _textshow.count_codes(
+                    data, font.code_width)
+                self._codes.update(counted if counted is not None else
+                                   data if font.code_width == 1 else
+                                   split_codes(data, font.code_ranges))
             else:
                 for chunk in chunks:
                     self._codes.update(chunk)

@@ -127,3 +127,31 @@ def test_letter_spacing_and_word_gaps_read_alike() -> None:
         assert pagetext._textshow.pieces(font, items, 0.5) == pagetext._pieces(font, items, 0.5)
     assert pagetext._textshow.pieces(font, cairo, 0.5)[0] == "Hello w"
     assert pagetext._textshow.pieces(font, tex, 0.5)[0] == "Hello world and more words"
+
+
+@native
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from([1, 2]), st.lists(st.binary(min_size=1, max_size=3), max_size=60))
+def test_codes_are_counted_as_a_counter_counts_them(width: int, strings: list[bytes]) -> None:
+    """FontUse.codes counts a page's one- and two-byte codes in C: the same counts, in the
+    order a Counter keeps (the order codes first occur), as Counter over split_codes."""
+    from collections import Counter
+
+    from pytest_textlayer.pdf.fontinfo import split_codes
+
+    data = b"".join(strings)
+    counted = pagetext._textshow.count_codes(data, width)
+    if len(data) % width:
+        assert counted is None  # not whole codes: the caller counts them in Python
+        return
+    expected = Counter(split_codes(data, ((width, 0, 0xFFFF),)))
+    assert list(counted.items()) == list(expected.items())
+
+
+@native
+def test_codes_of_other_widths_are_left_to_python() -> None:
+    assert pagetext._textshow.count_codes(b"\x00\x01\x00", 0) is None  # a mixed codespace
+    assert pagetext._textshow.count_codes(b"\x00\x01\x02\x03", 4) is None
+    assert pagetext._textshow.count_codes(b"", 2) == {}
+    assert list(pagetext._textshow.count_codes(b"\xff\xff\x00\x00\xff\xff", 2).items()) == [
+        (0xFFFF, 2), (0, 1)]
