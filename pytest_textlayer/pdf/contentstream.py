@@ -235,7 +235,7 @@ def _around_inline_images(data: bytes) -> list[Instruction] | None:
     tokenize whole, a stricter test than qpdf's, so the end kept is the one
     qpdf keeps, except where qpdf's test could see what this one does not:
     fewer than ten tokens before the next image's data, or a word such as
-    ``d0`` after an image. Those streams go to qpdf.
+    ``d0`` (or a name with ``#00``) after an image. Those streams go to qpdf.
     """
     import pikepdf
 
@@ -275,10 +275,11 @@ def _around_inline_images(data: bytes) -> list[Instruction] | None:
 _WS_BYTES = b"\x00\t\n\x0c\r "
 
 
-#: The operators qpdf's test of an image's end calls bad words (letters with a digit): Type3
-#: glyph widths, which no page's content shows after an image.
+#: What qpdf's test of an image's end calls a bad token though the tokenizers take it: the
+#: operators that are letters with a digit (Type3 glyph widths, which no page's content shows
+#: after an image), and a name holding ``#00``.
 _BAD_WORD = re.compile(rb"(?<![^" + _QPDF_DELIMITERS + rb"])d[01](?![^" + _QPDF_DELIMITERS
-                       + rb"])")
+                       + rb"])|#00")
 
 
 def _tokens(content: bytes) -> int:

@@ -95,6 +95,7 @@ def test_hand_written_streams_agree(data: bytes) -> None:
     # the next image's data within ten tokens of an image's end: qpdf's test reads into it
     b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI BI /W 1 /H 1 ID \x80 EI",
     b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI 0 0 d0 Q",  # a word qpdf's test calls bad
+    b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI /G#00S gs Q",  # and a name it calls bad
     b"BI /W 1 /H 1 ID \x00",  # no end
     b"BT /F1 12 Tf (nested (parens) here) Tj ET",
     b"BT /F1 12 Tf (unterminated Tj ET",
