@@ -75,7 +75,9 @@ static void init_tables(void)
 {
     const char *ws = "\x00\t\n\x0c\r ";
     for (int i = 0; i < 6; i++) is_ws[(unsigned char)ws[i]] = 1;
-    const char *delim = "()<>[]{}/%";
+    /* and the vertical tab, at which qpdf's tokenizer ends a word (PDF's white space has
+     * none): one outside a string is a byte no token accepts, and the scan declines */
+    const char *delim = "()<>[]{}/%\v";
     for (const char *p = delim; *p; p++) is_delim[(unsigned char)*p] = 1;
     const char *num = "+-.0123456789";
     for (const char *p = num; *p; p++) is_numchar[(unsigned char)*p] = 1;

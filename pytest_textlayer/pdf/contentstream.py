@@ -54,8 +54,10 @@ _BRACKET = re.compile(rb"[\[\]]|<<|>>")
 _WS = rb"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
 _END = rb"(?=[" + _WS + _DELIM + rb"]|\Z)"
-#: A byte of a regular token (a number, a name's body, an operator).
-_REGULAR = rb"[^" + _WS + _DELIM + rb"]"
+#: A byte of a regular token (a number, a name's body, an operator). Not a vertical tab:
+#: qpdf's tokenizer ends a word at one (PDF's white space has none), so one outside a string
+#: is a byte no token here accepts, and the stream goes to qpdf's parser.
+_REGULAR = rb"[^" + _WS + _DELIM + rb"\x0b]"
 #: Operand tokens, the frequent first. A number is a run of digits, signs and points: whether
 #: it is well formed is settled where it is read (float() fails on `1.2.3` or `--1` and sends
 #: the stream to qpdf); the operands of operators the walk skips are not read on either route.
@@ -146,7 +148,7 @@ _HANDED_BACK = _HandedBack()
 
 def _native(data: bytes) -> list[Instruction] | None | _HandedBack:
     """The extension's instructions of `data`; None when qpdf must decide."""
-    if _scan is None:
+    if _scan is None or _unlike_qpdf(data):
         return _HANDED_BACK
     try:
         found = _scan(data, operands)
@@ -164,6 +166,28 @@ def _between_images(data: bytes) -> list[Instruction] | None:
     """:func:`tokenize` of content that shows no inline image (the parts between them)."""
     ops = _native(data)
     return _tokenize_plain(data) if isinstance(ops, _HandedBack) else ops
+
+
+#: What a hex string holds before its ``>``: hex digits and white space.
+_HEX_OR_SPACE = b"0123456789abcdefABCDEF\x00\t\n\x0c\r "
+#: How far back from a ``%`` a hex string's ``<`` is looked for; a longer run of hex digits
+#: and spaces before one counts as a hex string (the stream goes to qpdf's parser).
+_HEX_LOOKBACK = 64
+
+
+def _unlike_qpdf(data: bytes) -> bool:
+    """Would the tokenizers read `data` otherwise than qpdf? A ``%`` inside a hex string
+    does: qpdf ends the string there as a bad token, where comment stripping would drop the
+    rest of the line. Such content goes to qpdf's parser, and so does a ``%`` in a literal
+    string or a comment that looks the same from its last 64 bytes."""
+    at = data.find(b"%")
+    while at >= 0:
+        before = data[max(0, at - _HEX_LOOKBACK):at].rstrip(_HEX_OR_SPACE)
+        opened = len(before) - len(before.rstrip(b"<"))  # "<<" opens a dictionary
+        if opened % 2 or (not before and at >= _HEX_LOOKBACK):
+            return True
+        at = data.find(b"%", at + 1)
+    return False
 
 
 _STRING_OR_COMMENT_BYTE = re.compile(rb"[\\()%]")
@@ -252,7 +276,7 @@ def _around_inline_images(data: bytes) -> list[Instruction] | None:
             return ops + tail
         head = _INSTRUCTION.match(data, found.end())
         if (found.group(1).strip(_WS_BYTES) or head is None or head.group(2) != b"ID"
-                or head.group(3)):
+                or head.group(3) or _unlike_qpdf(head.group(1))):
             return None
         end = _IMAGE_END.search(data, head.end())
         if end is None or end.start() <= head.end() + 1:  # no data: qpdf reads no further
@@ -298,6 +322,8 @@ def image_size(image: Any) -> tuple[Any, Any]:
 
 
 def _tokenize_plain(data: bytes) -> list[Instruction] | None:
+    if _unlike_qpdf(data):
+        return None
     data = strip_comments(data)
     # The sentinel operator (not walked) takes any trailing operands, as qpdf drops them, so
     # every match starts where the last ended: nothing is read from inside a skipped token.

@@ -80,6 +80,8 @@ def agree(data: bytes) -> bool:
     b"BI /Width 3 /Height 1 /IM true /D [1 0] /F /AHx ID ff00ff> EI q 1 0 0 1 5 5 cm Q",
     b"BI /W 7.0 /H /Bad /BPC 1 /IM true ID \x00%\n(\x00 EI\nBT /F1 9 Tf [(a)] TJ ET",
     b"BT /F1 9 Tf (BI ID EI) Tj ET % BI /W 1 ID x EI\n",
+    b"BI /W 2 /H 1 /BPC 8 /CS /G ID \x0b< %\x0b EI Q",  # image data may hold either
+    b"/P <</MCID 1>> BDC % <a comment>\nBT /F1 9 Tf <41> Tj ET EMC",
     b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI q 1 0 0 1 0 0 cm 0 0 m 1 1 l S Q "
     b"BI /W 2 /H 1 /BPC 8 /CS /G ID \x01\x02 EI",
     # brackets shown as text: strings, not arrays or dictionaries
@@ -97,6 +99,17 @@ def test_hand_written_streams_agree(data: bytes) -> None:
     b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI 0 0 d0 Q",  # a word qpdf's test calls bad
     b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI /G#00S gs Q",  # and a name it calls bad
     b"BI /W 1 /H 1 ID \x00",  # no end
+    # a vertical tab ends a name for qpdf (PDF's white space has none): the next word is no
+    # part of the name, and may be an operator, or hide an image's BI and ID
+    b"q /GS\x0bQ",
+    b"BT /F1\x0bET",
+    b"BI /W 1 /H 1 ID \x01 EI /X\x0bQ",
+    b"q /X\x0bBI /W 2 /H 3 /BPC 8 /CS /G /Y /Z\x0bID /a\x0bEI Q",
+    # a % inside a hex string ends it for qpdf: no comment to strip
+    b"BT /F1 9 Tf <41%c\n42> Tj ET",
+    b"BT /F1 9 Tf [<41%c\n42>] TJ ET",
+    b"q <4%\n> Tj Q",
+    b"q <4%BI /W 1 /H 1 ID \x00\x01 EI\n> Tj Q",
     b"BT /F1 12 Tf (nested (parens) here) Tj ET",
     b"BT /F1 12 Tf (unterminated Tj ET",
     b"BT /F1 12 Tf 12Tf (x) Tj ET",
@@ -127,8 +140,9 @@ _TOKENS = st.sampled_from([
     b"true", b"null", b"BT", b"ET", b"Tf", b"Tj", b"TJ", b"Td", b"TD", b"Tm", b"T*", b"'", b'"',
     b"cm", b"q", b"Q", b"Do", b"BDC", b"BMC", b"EMC", b"re", b"f", b"S", b"Tz", b"Tr", b"%c\n",
     b"gs", b"d0", b"W*", b"xyz", b"(", b")", b"{", b"}", b"1-2", b"--1", b"([)", b"(]>>)",
+    b"<41%", b"<4", b">",
 ])
-_SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c"])
+_SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c", b"\x0b"])
 #: Inline images whose data holds what cutting it may trip on: "EI" before a delimiter or not,
 #: "%", parentheses, bytes no token takes.
 _IMAGE_BYTES = st.lists(st.sampled_from([b"EI", b" ", b"\n", b"%", b"(", b")", b"/", b"Q",

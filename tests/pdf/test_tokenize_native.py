@@ -68,7 +68,7 @@ _TOKENS = st.sampled_from([
     b"(\\0)", b"(\\12a)", b"%(x\n", b"% [ <<\r", b"(%)", b"%)\n", b"(\\%)", b"%",
     b"([)", b"(]>>)", b"(<<[)",
 ])
-_SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c", b"\r"])
+_SPACES = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x00", b"\x0c", b"\r", b"\x0b"])
 
 
 @native
