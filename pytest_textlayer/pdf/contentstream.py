@@ -173,6 +173,9 @@ _HEX_OR_SPACE = b"0123456789abcdefABCDEF\x00\t\n\x0c\r "
 #: How far back from a ``%`` a hex string's ``<`` is looked for; a longer run of hex digits
 #: and spaces before one counts as a hex string (the stream goes to qpdf's parser).
 _HEX_LOOKBACK = 64
+#: A stream with more ``%`` than this goes to qpdf's parser unlooked at: each costs a Python
+#: step here, and a hostile stream may be made of nothing else.
+_PERCENT_LOOKS = 4096
 
 
 def _unlike_qpdf(data: bytes) -> bool:
@@ -181,6 +184,8 @@ def _unlike_qpdf(data: bytes) -> bool:
     rest of the line. Such content goes to qpdf's parser, and so does a ``%`` in a literal
     string or a comment that looks the same from its last 64 bytes."""
     at = data.find(b"%")
+    if at >= 0 and data.count(b"%", at) > _PERCENT_LOOKS:
+        return True
     while at >= 0:
         before = data[max(0, at - _HEX_LOOKBACK):at].rstrip(_HEX_OR_SPACE)
         opened = len(before) - len(before.rstrip(b"<"))  # "<<" opens a dictionary

@@ -161,3 +161,15 @@ _INLINE_IMAGES = st.builds(
 def test_generated_streams_agree_or_defer(parts: list[tuple[bytes, bytes]]) -> None:
     data = b"".join(token + space for token, space in parts)
     agree(data)
+
+
+def test_a_stream_of_comments_past_the_limit_goes_to_qpdf_unlooked_at() -> None:
+    """Each ``%`` is looked at in Python (is it inside a hex string?): past a bound the stream
+    goes to qpdf's parser rather than cost a Python step per byte of a hostile stream."""
+    from pytest_textlayer.pdf import contentstream
+
+    many = b"q %c\n" * (contentstream._PERCENT_LOOKS + 1) + b"Q"
+    assert instructions(_stream(many)) is None
+    assert agree(many) is True  # deferred
+    few = b"q %c\n" * 10 + b"Q"
+    assert instructions(_stream(few)) == [(b"q", ())] * 10 + [(b"Q", ())]
