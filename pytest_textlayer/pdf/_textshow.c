@@ -727,12 +727,14 @@ static PyObject *count_codes(PyObject *self, PyObject *args)
     int width;
     if (!PyArg_ParseTuple(args, "y*i", &view, &width)) return NULL;
     const unsigned char *bytes = view.buf;
-    Py_ssize_t count = (width == 1 || width == 2) ? view.len / width : 0;
-    if (count == 0 || count * width != view.len) {
-        int empty = view.len == 0 && (width == 1 || width == 2);
+    if ((width != 1 && width != 2) || view.len % width != 0) {
         PyBuffer_Release(&view);
-        if (empty) return PyDict_New();
         Py_RETURN_NONE;
+    }
+    Py_ssize_t count = view.len / width;
+    if (count == 0) {
+        PyBuffer_Release(&view);
+        return PyDict_New();
     }
     unsigned long low = 0xFFFF, high = 0;
     for (Py_ssize_t i = 0; i < count; i++) {

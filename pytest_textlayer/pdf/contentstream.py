@@ -52,12 +52,17 @@ _PARSED = WALKED - _NO_OPERANDS
 _BRACKET = re.compile(rb"[\[\]]|<<|>>")
 
 _WS = rb"\x00\t\n\x0c\r "
+#: The same white space as bytes (for strip and translate).
+_WS_BYTES = b"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
+#: Bytes that end a word for qpdf's tokenizer: PDF's white space and delimiters, and the
+#: vertical tab, which PDF's white space has not.
+_QPDF_DELIMITERS = _WS + _DELIM + rb"\x0b"
 _END = rb"(?=[" + _WS + _DELIM + rb"]|\Z)"
-#: A byte of a regular token (a number, a name's body, an operator). Not a vertical tab:
-#: qpdf's tokenizer ends a word at one (PDF's white space has none), so one outside a string
-#: is a byte no token here accepts, and the stream goes to qpdf's parser.
-_REGULAR = rb"[^" + _WS + _DELIM + rb"\x0b]"
+#: A byte of a regular token (a number, a name's body, an operator): none that ends a word
+#: for qpdf. A vertical tab outside a string is then a byte no token here accepts, and the
+#: stream goes to qpdf's parser.
+_REGULAR = rb"[^" + _QPDF_DELIMITERS + rb"]"
 #: Operand tokens, the frequent first. A number is a run of digits, signs and points: whether
 #: it is well formed is settled where it is read (float() fails on `1.2.3` or `--1` and sends
 #: the stream to qpdf); the operands of operators the walk skips are not read on either route.
@@ -98,7 +103,7 @@ _PLAIN_ARRAY = re.compile(
 _ARRAY_ITEM = re.compile(rb"\([^()\\\r]*\)|" + _HEX + rb"|" + _NUMBER)
 #: One hex string (Type0 fonts show their two-byte codes this way).
 _HEX_STRING = re.compile(rb"[\t\n\x0c\r ]*+(" + _HEX + rb")[\t\n\x0c\r ]*+")
-_HEX_SPACE = b"\x00\t\n\x0c\r <>"
+_HEX_SPACE = _WS_BYTES + b"<>"
 #: A BDC whose properties are a marked-content id (and a language) only: what tagged office
 #: files write before every run of text. Its properties say nothing the walk reads (no
 #: ActualText, no optional content), so they are not built as a qpdf dictionary.
@@ -169,7 +174,7 @@ def _between_images(data: bytes) -> list[Instruction] | None:
 
 
 #: What a hex string holds before its ``>``: hex digits and white space.
-_HEX_OR_SPACE = b"0123456789abcdefABCDEF\x00\t\n\x0c\r "
+_HEX_OR_SPACE = b"0123456789abcdefABCDEF" + _WS_BYTES
 #: How far back from a ``%`` a hex string's ``<`` is looked for; a longer run of hex digits
 #: and spaces before one counts as a hex string (the stream goes to qpdf's parser).
 _HEX_LOOKBACK = 64
@@ -239,8 +244,6 @@ def tokenize_python(data: bytes) -> list[Instruction] | None:
     return _tokenize_plain(data)
 
 
-#: Bytes that end a word for qpdf's tokenizer: white space, NUL and the delimiters.
-_QPDF_DELIMITERS = rb"\x00\t\n\x0b\x0c\r ()<>\[\]{}/%"
 #: Where qpdf's tokenizer ends an inline image's data: the first ``EI`` after ``ID`` followed
 #: by a delimiter or the end (QPDFTokenizer::findEI), if the tokens after it pass its test.
 _IMAGE_END = re.compile(rb"EI(?=[" + _QPDF_DELIMITERS + rb"]|\Z)")
@@ -299,9 +302,6 @@ def _around_inline_images(data: bytes) -> list[Instruction] | None:
         ops += before
         ops.append((b"BI", image_size(image)))
         start = end.end()
-
-
-_WS_BYTES = b"\x00\t\n\x0c\r "
 
 
 #: What qpdf's test of an image's end calls a bad token though the tokenizers take it: the
