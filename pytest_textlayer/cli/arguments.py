@@ -105,6 +105,27 @@ def read_stdin() -> bytes:
     return data
 
 
+#: Characters of `--json` output per write (see :func:`write_json`).
+JSON_PIECE = 1 << 16
+
+
+def write_json(document: dict[str, Any]) -> None:
+    """`--json` output on stdout, in a few large writes.
+
+    ``json.dump`` writes every token on its own; with stdout unbuffered
+    (PYTHONUNBUFFERED, ``python -u``) that was a system call each, 29,000 for
+    a 200-page report, about 20 ms after the check was done. Not one write
+    either: an unbuffered stdout takes what a pipe accepted before its reader
+    closed it and says nothing, where the next piece's write fails as a
+    closed pipe must (`... | head` ends the command by SIGPIPE's status).
+    """
+    import json
+
+    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    for start in range(0, len(text), JSON_PIECE):
+        sys.stdout.write(text[start:start + JSON_PIECE])
+
+
 def write_html_report(
     args: argparse.Namespace, *, reports: Sequence[DocumentReport] = (),
     repairs: Sequence[Any] = (),

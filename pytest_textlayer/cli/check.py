@@ -7,7 +7,6 @@ of each document the moment it ends; the exit status is the worst of them.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +23,7 @@ from .arguments import (
     read_stdin,
     settings_from_args,
     write_html_report,
+    write_json,
 )
 from .terminal import PROG, Progress, clear_status_line, note
 
@@ -124,9 +124,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.html:
         write_html_report(args, reports=reports)
     if args.json:
-        json.dump({"documents": [r.to_dict() for r in reports]}, sys.stdout, ensure_ascii=False,
-                  indent=1)
-        sys.stdout.write("\n")
+        write_json({"documents": [r.to_dict() for r in reports]})
     elif target == "-":
         print(_summary_line(reports), file=sys.stderr)
     else:

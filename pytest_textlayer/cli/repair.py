@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import ExitCode
 from ..model import STDIN_NAME
-from .arguments import STDIN, limits_from_args, read_stdin, write_html_report
+from .arguments import STDIN, limits_from_args, read_stdin, write_html_report, write_json
 from .terminal import Ticker
 
 
@@ -47,8 +46,7 @@ def run_repair(args: argparse.Namespace) -> int:
     if args.html:
         write_html_report(args, repairs=[report])
     if args.json:
-        json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        write_json(report.to_dict())
     else:
         for line in report.render_lines():
             print(line)
