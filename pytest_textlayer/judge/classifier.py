@@ -165,9 +165,7 @@ def iter_page_reports(
             return trust.vouched_last
 
         # Fonts no later page can draw are let go after their last page (see fontreach).
-        reaching = fontreach.reaching_pages(qpdf, indices)
-        cache[fontreach.FIRST_PAGES], cache[fontreach.LAST_PAGES] = reaching
-        ends = fontreach.ends_of(reaching[1])
+        releases = fontreach.Releases(cache)
 
         def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
             return judge_alone(classify_page, index, content, settings, model)  # in the helper
@@ -175,7 +173,7 @@ def iter_page_reports(
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
                                            judge)) as scanned:
             for index, content in scanned:
-                for info in fontreach.release_before(cache, ends, index):
+                for info in releases.before(index):
                     trust.forget(info)
                 number = index + 1
                 if isinstance(content, Judged):  # by the helper, needing no earlier page

@@ -19,7 +19,8 @@ import pytest
 from pytest_textlayer.cli import main
 from pytest_textlayer.generators import generate
 from pytest_textlayer.judge.classifier import classify
-from pytest_textlayer.pdf import pagescan
+from pytest_textlayer.judge.fonttrust import FontTrust
+from pytest_textlayer.pdf import fontreach, pagescan
 from pytest_textlayer.settings import CheckSettings
 
 
@@ -68,7 +69,7 @@ def test_a_helper_gives_the_report_one_process_gives(long_mixed: bytes,
                                                      starts: list[int]) -> None:
     alone = classify(long_mixed)
     shared = classify(long_mixed, page_helper=True)
-    assert starts == [len(FAMILIES) - 1]  # it may take any page after the first
+    assert starts == [len(FAMILIES)]  # of the pages it is given, it may take any but the first
     assert shared.to_dict() == alone.to_dict()
     assert len({p.verdict for p in shared.pages}) >= 5  # the shared pages were really judged
 
@@ -80,7 +81,7 @@ def test_a_file_read_in_place_gives_both_processes_their_own_places(
     path = tmp_path / "long.pdf"
     path.write_bytes(long_mixed)
     shared = classify(path, page_helper=True)
-    assert starts == [len(FAMILIES) - 1]
+    assert starts == [len(FAMILIES)]
     assert shared.to_dict()["pages"] == classify(long_mixed).to_dict()["pages"]
 
 
@@ -141,7 +142,7 @@ def test_a_page_selection_is_shared_too(long_mixed: bytes, starts: list[int],
     monkeypatch.setattr(pagescan, "MIN_PAGES", 4)
     settings = CheckSettings(pages=frozenset({2, 3, 5, 8, 13, 21, 27}))
     shared = classify(long_mixed, settings=settings, page_helper=True)
-    assert starts == [6]  # every selected page after the first
+    assert starts == [7]  # every selected page (it takes those after the first)
     assert [p.number for p in shared.pages] == [2, 3, 5, 8, 13, 21, 27]
     assert shared.to_dict() == classify(long_mixed, settings=settings).to_dict()
 
@@ -178,6 +179,43 @@ def test_a_helper_that_dies_hands_its_pages_back(long_mixed: bytes, starts: list
     shared = classify(long_mixed, page_helper=True)
     assert starts
     assert shared.to_dict() == classify(long_mixed).to_dict()
+
+
+def test_the_helper_finds_the_reaching_pages_and_a_lost_helper_leaves_them_here(
+        long_mixed: bytes, starts: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass over the pages' resources runs in the helper while this process walks its
+    first pages; a helper that dies before it sends them leaves the pass to this process.
+    Either way the fonts are let go and the report is one process's."""
+    found: list[int] = []
+    real_find = fontreach.find_reaching_pages
+
+    def finding(qpdf: Any, indices: Any, cache: dict[Any, Any]) -> Any:
+        found.append(os.getpid())
+        return real_find(qpdf, indices, cache)
+
+    monkeypatch.setattr(fontreach, "find_reaching_pages", finding)
+    forgotten: list[Any] = []
+    real_forget = FontTrust.forget
+
+    def forget(self: FontTrust, font: Any) -> None:
+        forgotten.append(font)
+        real_forget(self, font)
+
+    monkeypatch.setattr(FontTrust, "forget", forget)
+    alone = classify(long_mixed).to_dict()
+    assert found == [os.getpid()] and forgotten
+    found.clear()
+    forgotten.clear()
+    assert classify(long_mixed, page_helper=True).to_dict() == alone
+    assert starts and found == [] and forgotten  # found in the helper, sent, used here
+    forgotten.clear()
+
+    def dies_first(*args: Any) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(pagescan, "_serve", dies_first)
+    assert classify(long_mixed, page_helper=True).to_dict() == alone
+    assert len(starts) == 2 and found == [os.getpid()] and forgotten
 
 
 def test_a_page_the_helper_cannot_read_costs_that_page_as_in_one_process(
@@ -222,7 +260,7 @@ def test_a_helper_dies_with_its_parent(tmp_path: Path) -> None:
         import sys, time
         from pytest_textlayer.pdf import pagescan
         pagescan.scan_page = lambda *args: time.sleep(600)  # a page that never ends
-        helper = pagescan._Helper.start(None, [1], {}, pagescan._Claims(1))
+        helper = pagescan._Helper.start(None, [0, 1], {}, pagescan._Claims(1))
         print(helper.pid, flush=True)
         time.sleep(600)
     """)
@@ -359,7 +397,7 @@ def test_pages_sent_as_facts_get_this_sides_fonts_while_the_helper_still_walks()
 
     pdf = pikepdf.open(io.BytesIO(generate("readable", pages=3).pdf))
     here, there = Pipe(duplex=False)
-    helper = pagescan._Helper(0, here)
+    helper = pagescan._Helper(0, here, pdf, [0, 1, 2], {})
     facts = pagescan._portable(pagescan.scan_page(pdf, 2, {}))
     assert facts is not None and all(use.font is None for use in facts.fonts)
     there.send((1, pagescan.Judged("report", False)))
