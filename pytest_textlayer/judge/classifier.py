@@ -120,6 +120,7 @@ def iter_page_reports(
     that actually ran (PDFium only joins when a page needed it).
     `page_helper`: see :func:`classify`; `vet`: see :func:`classify_or_raise`.
     """
+    from ..lang import ahead
     from ..pdf import fontreach
     from ..pdf.fontprogram import forget_programs
     from ..pdf.pagescan import Judged, scan_or_error, scan_pages
@@ -183,6 +184,7 @@ def iter_page_reports(
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)
                     continue
+                ahead.give(content.ahead)  # the helper's judgements of its words, if it sent any
                 try:
                     report = classify_page(number, content, Reader(pdfium, index, content),
                                            settings, model, trust)
@@ -196,6 +198,7 @@ def iter_page_reports(
                 yield report
     finally:
         forget_programs()  # and with them this document
+        ahead.forget()
         pdfium.close()
         qpdf.close()
 

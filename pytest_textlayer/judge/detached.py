@@ -9,7 +9,10 @@ fonts' routes are sound, and the rungs before the language judgement decide
 them. The helper judges such a page on its own copies of the fonts and sends
 the report; a page whose judging reaches for any shared state is sent as
 facts and judged here, in order, exactly as in one process. Either way the
-report is the one a single process writes.
+report is the one a single process writes. A page sent as facts because its
+language rung asked what earlier pages proved carries the judgements of its
+words, made in the helper while it still walks (see lang.ahead): judged here
+after the two processes met, it would have cost them with the helper idle.
 """
 
 from __future__ import annotations
@@ -37,7 +40,25 @@ class Attached(BaseException):
 
 class _Unshared(FontTrust):
     """A FontTrust that knows nothing and must learn nothing: any use but the lean-walk hint
-    means the page belongs to the language rung's running judgement."""
+    means the page belongs to the language rung's running judgement, in order.
+
+    Asked whether earlier pages vouch for the page's fonts, it answers as on a
+    document's first page (none do) and notes the question: the rung goes on to
+    judge the page's words, ahead of the page's turn (see lang.ahead), and the
+    report it ends in is thrown away. The judging stops at the pool of earlier
+    pages' text: what follows (a font judged on that pool, the shift search after
+    a failed judgement) depends on them, or costs more than a vouched-for page
+    would.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Did the judging ask whether earlier pages vouch for the page's fonts?
+        self.asked = False
+
+    def vouch(self, content: PageContent) -> tuple[str, str] | None:
+        self.asked = True
+        return None
 
     def pooled(self, content: PageContent) -> dict[Any, str]:
         raise Attached
@@ -49,9 +70,6 @@ class _Unshared(FontTrust):
         raise Attached
 
     def credit(self, content: PageContent, outcome: str, detail: str, number: int) -> None:
-        raise Attached
-
-    def vouch(self, content: PageContent) -> tuple[str, str] | None:
         raise Attached
 
 
@@ -73,13 +91,18 @@ def judge_alone(classify_page: Callable[..., PageReport], index: int, content: P
     """(The page's report, whether its fonts vouched for a lean next walk), or None when
     the page must be judged in the document's order (see the module's docstring).
     `classify_page` is the classifier's, which calls this module."""
+    from ..lang import ahead
+
     before = _searches()
     trust = _Unshared()
-    try:
-        report = classify_page(index + 1, content, _NoReader(content), settings, model, trust)
-    except (Attached, Exception):  # NeedsFullText too: in order, it is judged as always
-        return None
-    if _searches() != before:
+    with ahead.recording() as judged:
+        try:
+            report: PageReport | None = classify_page(index + 1, content, _NoReader(content),
+                                                      settings, model, trust)
+        except (Attached, Exception):  # NeedsFullText too: in order, it is judged as always
+            report = None
+    if report is None or trust.asked or _searches() != before:
+        content.ahead = judged  # what the judging in order may take instead of judging again
         return None
     return report, trust.vouched_last
 

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from . import onelanguage, scripts, textsymbols
+from . import ahead, onelanguage, scripts, textsymbols
 from .langcodes import lang_matches
 from .onelanguage import LanguageModel
 from .scripts import RIGHT_TO_LEFT, group_of
@@ -333,8 +333,22 @@ def judge(text: str, model: LetterPairModel | None = None, *, lang: str | None =
     many scripts. Digits, amounts and short fields without enough letters are
     not failed: the judgement is then undecided (passes None) or, for
     well-formed numbers, passes.
+
+    With the reference model, a judgement the page helper made of the same
+    text ahead of its turn is taken instead (see :mod:`.ahead`).
     """
-    model = model or reference_model()
+    if model is not None:
+        return _judge(text, model, lang, min_pairs)
+    key = (text, lang, min_pairs)
+    found = ahead.take(key)
+    if found is None:
+        found = _judge(text, reference_model(), lang, min_pairs)
+    ahead.made(key, found)
+    return found
+
+
+def _judge(text: str, model: LetterPairModel, lang: str | None, min_pairs: int,
+           ) -> LanguageJudgement:
     norm = normalise(text)
     _tables_for(norm)
     kind = norm.translate(KINDS)

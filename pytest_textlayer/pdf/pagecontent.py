@@ -154,6 +154,9 @@ class PageContent:
     text_complete: bool = True
     #: Characters of text the walk was allowed to collect (see :attr:`text_cut`).
     text_budget: int = TEXT_BUDGET
+    #: What the page helper's process worked out ahead for this page's judging in order:
+    #: the language judgements of its words (see lang.ahead). Not a fact of the page.
+    ahead: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def text_cut(self) -> bool:

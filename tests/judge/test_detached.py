@@ -59,6 +59,21 @@ def test_a_page_the_language_rung_judges_stays_in_order(document: bytes) -> None
     assert _alone(document)[ocr] is None
 
 
+def test_a_page_the_language_rung_judges_carries_the_judgements_of_its_words(
+        document: bytes) -> None:
+    """Judged in order later, its words are judged here ahead: the judgements it carries are
+    those a judgement made now gives."""
+    from pytest_textlayer.lang.langmodel import judge
+
+    ocr = FAMILIES.index("image-with-ocr-layer")
+    with pikepdf.open(io.BytesIO(document)) as pdf:
+        content = scan_page(pdf, ocr, {})
+        assert judge_alone(classifier.classify_page, ocr, content, CheckSettings(), None) is None
+    assert content.ahead
+    for (text, lang, min_pairs), judgement in content.ahead.items():
+        assert text.strip() and judge(text, lang=lang, min_pairs=min_pairs) == judgement
+
+
 def test_a_page_that_fails_stays_in_order_for_the_readers_sample(document: bytes) -> None:
     # Its sample is what PDFium extracts; PDFium's document lives in the judging process.
     alone = _alone(document)

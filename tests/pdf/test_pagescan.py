@@ -218,6 +218,41 @@ def test_the_helper_finds_the_reaching_pages_and_a_lost_helper_leaves_them_here(
     assert len(starts) == 2 and found == [os.getpid()] and forgotten
 
 
+def test_the_helper_judges_ahead_the_words_of_pages_it_sends_in_order(
+        starts: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An invisible OCR layer is judged by language, in order: the helper sends such a page
+    as facts with the judgements of its words, and this process takes them instead of
+    judging the same words again."""
+    from pytest_textlayer.lang import ahead, langmodel
+
+    document = generate("mixed", families=["readable", "image-with-ocr-layer", "blank"] * 10).pdf
+    taken: list[Any] = []
+    real_take = ahead.take
+
+    def take(key: Any) -> Any:
+        found = real_take(key)
+        if found is not None:
+            taken.append(key)
+        return found
+
+    made_here: list[str] = []
+    real_judge = langmodel._judge
+
+    def judging(text: str, *rest: Any) -> Any:
+        made_here.append(text)  # in this process only: the helper's list is its own copy
+        return real_judge(text, *rest)
+
+    monkeypatch.setattr(ahead, "take", take)
+    monkeypatch.setattr(langmodel, "_judge", judging)
+    shared = classify(document, page_helper=True)
+    assert starts and taken, "no judgement was made ahead"
+    made_shared = len(made_here)
+    made_here.clear()
+    assert classify(document).to_dict() == shared.to_dict()
+    # every judgement of the pages judged in order was made here or taken, never both
+    assert made_shared + len(taken) == len(made_here)
+
+
 def test_a_page_the_helper_cannot_read_costs_that_page_as_in_one_process(
         long_mixed: bytes, starts: list[int]) -> None:
     pdf = pikepdf.open(io.BytesIO(long_mixed))
