@@ -195,7 +195,7 @@ def find_shift(text: str, model: LetterPairModel | None = None, *,
     """
     global searches
     searches += 1
-    judged = _Judgements(model or langmodel.reference_model(), lang)
+    judged = _Judgements(model, lang)
     sample = text[:SCREEN_CHARS]
     if reads_clearly(judged(sample), sample):
         return None
@@ -214,15 +214,16 @@ class _Judgements:
     function of the text, so a repeat is looked up.
     """
 
-    def __init__(self, model: LetterPairModel, lang: str | None) -> None:
-        self.model = model
+    def __init__(self, model: LetterPairModel | None, lang: str | None) -> None:
+        self.model = model or langmodel.reference_model()
         self.lang = lang
+        self._given = model  # None: the reference, whose judgements may come ahead (lang.ahead)
         self._seen: dict[str, LanguageJudgement] = {}
 
     def __call__(self, text: str) -> LanguageJudgement:
         found = self._seen.get(text)
         if found is None:
-            found = self._seen[text] = langmodel.judge(text, self.model, lang=self.lang,
+            found = self._seen[text] = langmodel.judge(text, self._given, lang=self.lang,
                                                        min_pairs=MIN_REPAIR_PAIRS)
         return found
 
