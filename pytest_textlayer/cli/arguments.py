@@ -119,9 +119,9 @@ def write_json(document: dict[str, Any]) -> None:
     closed it and says nothing, where the next piece's write fails as a
     closed pipe must (`... | head` ends the command by SIGPIPE's status).
     """
-    import json
+    from ..report.jsontext import dumps
 
-    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    text = dumps(document) + "\n"
     for start in range(0, len(text), JSON_PIECE):
         sys.stdout.write(text[start:start + JSON_PIECE])
 
