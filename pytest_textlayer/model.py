@@ -37,12 +37,19 @@ def printable(text: str) -> str:
 
 
 def printable_fields(report: Any) -> None:
-    """Make every text field of a frozen report printable (strings and tuples of strings)."""
+    """Make every text field of a frozen report printable (strings and tuples of strings).
+
+    Most fields are ASCII, which holds no surrogate: only the others are searched.
+    """
     for name in _field_names(report.__class__):
         value = getattr(report, name)
         if isinstance(value, str):
+            if value.isascii():
+                continue
             clean: Any = printable(value)
         elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+            if all(v.isascii() for v in value):
+                continue
             clean = tuple(printable(v) for v in value)
         else:
             continue
