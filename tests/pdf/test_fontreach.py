@@ -6,6 +6,7 @@ from typing import Any
 
 import pikepdf
 import pytest
+from _spies import spy
 
 from pytest_textlayer.generators import generate
 from pytest_textlayer.judge.classifier import classify
@@ -67,14 +68,7 @@ def test_a_document_of_many_parts_releases_its_fonts_with_the_same_report(
     one a check that keeps every font gives."""
     data = generate("mixed", families=["readable", "severed", "scrambled", "mixed-fonts",
                                        "shifted", "partial"] * 2).pdf
-    forgotten: list[Any] = []
-    real = FontTrust.forget
-
-    def counted(self: FontTrust, font: Any) -> None:
-        forgotten.append(font)
-        real(self, font)
-
-    monkeypatch.setattr(FontTrust, "forget", counted)
+    forgotten = spy(monkeypatch, FontTrust, "forget")
     released = classify(data)
     assert len(forgotten) >= 6, "no font was released"
     monkeypatch.setattr(fontreach, "reaching_pages", lambda qpdf, indices: ({}, {}))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pikepdf
 import pytest
+from _spies import spy
 
 from pytest_textlayer.cli import main
 from pytest_textlayer.generators import generate
@@ -186,22 +187,8 @@ def test_the_helper_finds_the_reaching_pages_and_a_lost_helper_leaves_them_here(
     """The pass over the pages' resources runs in the helper while this process walks its
     first pages; a helper that dies before it sends them leaves the pass to this process.
     Either way the fonts are let go and the report is one process's."""
-    found: list[int] = []
-    real_find = fontreach.find_reaching_pages
-
-    def finding(qpdf: Any, indices: Any, cache: dict[Any, Any]) -> Any:
-        found.append(os.getpid())
-        return real_find(qpdf, indices, cache)
-
-    monkeypatch.setattr(fontreach, "find_reaching_pages", finding)
-    forgotten: list[Any] = []
-    real_forget = FontTrust.forget
-
-    def forget(self: FontTrust, font: Any) -> None:
-        forgotten.append(font)
-        real_forget(self, font)
-
-    monkeypatch.setattr(FontTrust, "forget", forget)
+    found = spy(monkeypatch, fontreach, "find_reaching_pages", lambda *args: os.getpid())
+    forgotten = spy(monkeypatch, FontTrust, "forget")
     alone = classify(long_mixed).to_dict()
     assert found == [os.getpid()] and forgotten
     found.clear()
@@ -226,31 +213,17 @@ def test_the_helper_judges_ahead_the_words_of_pages_it_sends_in_order(
     from pytest_textlayer.lang import ahead, langmodel
 
     document = generate("mixed", families=["readable", "image-with-ocr-layer", "blank"] * 10).pdf
-    taken: list[Any] = []
-    real_take = ahead.take
-
-    def take(key: Any) -> Any:
-        found = real_take(key)
-        if found is not None:
-            taken.append(key)
-        return found
-
-    made_here: list[str] = []
-    real_judge = langmodel._judge
-
-    def judging(text: str, *rest: Any) -> Any:
-        made_here.append(text)  # in this process only: the helper's list is its own copy
-        return real_judge(text, *rest)
-
-    monkeypatch.setattr(ahead, "take", take)
-    monkeypatch.setattr(langmodel, "_judge", judging)
+    given = spy(monkeypatch, ahead, "give", lambda judgements: len(judgements))
+    left = spy(monkeypatch, ahead, "forget", lambda: len(ahead._given))  # at the document's end
+    made_here = spy(monkeypatch, langmodel, "_judge")  # this process's: the helper's is a copy
     shared = classify(document, page_helper=True)
+    taken = sum(given) - sum(left)
     assert starts and taken, "no judgement was made ahead"
     made_shared = len(made_here)
     made_here.clear()
     assert classify(document).to_dict() == shared.to_dict()
     # every judgement of the pages judged in order was made here or taken, never both
-    assert made_shared + len(taken) == len(made_here)
+    assert made_shared + taken == len(made_here)
 
 
 def test_a_page_the_helper_cannot_read_costs_that_page_as_in_one_process(
