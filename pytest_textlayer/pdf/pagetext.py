@@ -128,19 +128,17 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     """
     ranges = info.code_ranges
     if info.code_width == 1 and not info.codes_are_utf16:
-        # The font's 256 characters laid over latin-1's, each code's text in its place: most
-        # fonts' come out one character each, decoded by C charmap decoding (as translate
+        # The font's 256 characters laid over latin-1's, each code's text in its place: when
+        # every code's text is one character, decoded by C charmap decoding (as translate
         # would decode them; U+FFFE would mark its byte undefined there, failing the string:
         # translate keeps it), or latin-1's own when nothing differs.
-        chars = list(_LATIN1)
-        for code, text in (info.unicode or builtin_symbol_text(info)).items():
-            if 0 <= code < 256:
-                chars[code] = text
-        laid = "".join(chars)
-        if laid == _LATIN1:
-            return _latin1
-        if len(laid) == 256 and "\ufffe" not in laid and set(map(len, chars)) == {1}:
-            return functools.partial(_charmap, laid)
+        unicode = info.unicode or builtin_symbol_text(info)
+        if set(map(len, unicode.values())) <= {1}:
+            laid = _LATIN1.translate(unicode)
+            if laid == _LATIN1:
+                return _latin1
+            if "\ufffe" not in laid:
+                return functools.partial(_charmap, laid)
     table = None if info.codes_are_utf16 else _table(info)
     if info.code_width == 2:
         return functools.partial(_two_byte_text, table)
