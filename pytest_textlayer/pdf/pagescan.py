@@ -6,7 +6,9 @@ process takes pages from the end of the document while this one takes them
 from the start, until the two meet. Which page is whose is decided as they
 go (:class:`_Claims`), so neither waits for the other whatever the pages
 cost, and each analyses the fonts of its own part: a document joined from
-many rarely shares them across its halves.
+many rarely shares them across its halves. The helper first makes the pass
+that finds each font's first and last page (fontreach) and sends it, while
+this process walks its first pages.
 
 The helper judges the pages whose report needs nothing of earlier pages
 (judge.detached: most pages of a born-digital document) and sends their
