@@ -168,20 +168,8 @@ def iter_page_reports(
         # Fonts no later page can draw are let go after their last page (see fontreach).
         releases = fontreach.Releases(cache)
 
-        # The page helper's own PDFium, opened in its process if a page it judges needs it.
-        helper_pdfium = _LazyPdfium(source, password, [])
-
-        def judge(index: int, content: PageContent,
-                  ) -> tuple[tuple[PageReport, str | None], bool] | None:
-            """In the helper: (the page's report and the reader it used, the lean hint)."""
-            reader = Reader(helper_pdfium, index, content)
-            judged = judge_alone(classify_page, index, content, settings, model, reader)
-            if judged is None:
-                content.reader_text = reader.asked()  # facts: the text goes with them
-                return None
-            report, lean = judged
-            used = reader.asked()
-            return (report, used[0] if used is not None else None), lean
+        def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
+            return judge_alone(classify_page, index, content, settings, model)  # in the helper
 
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
                                            judge)) as scanned:
@@ -191,9 +179,7 @@ def iter_page_reports(
                 number = index + 1
                 if isinstance(content, Judged):  # by the helper, needing no earlier page
                     trust.vouched_last = content.lean
-                    report, used = content.result
-                    pdfium.used_elsewhere(used)
-                    yield report
+                    yield content.result
                     continue
                 if isinstance(content, Exception):  # qpdf and the walk raise many types
                     yield _unreadable_page(pdfium, index, settings, content)
@@ -283,32 +269,13 @@ class _LazyPdfium:
         self.password = password
         self.readers = readers
         self._doc: Any = None
-        self._version: str | None = None
 
     def doc(self) -> Any:
         if self._doc is None:
             self._doc = open_pdfium(self.source, self.password or None)
-            self._version = pdfium_version()
-            self.used_elsewhere(self._version)
+            if self.readers is not None:
+                self.readers.append(pdfium_version())
         return self._doc
-
-    def page_text(self, index: int) -> tuple[str | None, str]:
-        """(PDFium's name and version, or None when it cannot open the file; the page's text,
-        empty when it cannot lay the page out: no reader evidence either way)."""
-        try:
-            doc = self.doc()
-        except Exception:
-            return None, ""
-        try:
-            return self._version, pdfium_page_text(doc, index)
-        except Exception:
-            return self._version, ""
-
-    def used_elsewhere(self, version: str | None) -> None:
-        """PDFium (`version`; None: it could not open the file) read a page of this document,
-        here or in the page helper's process: it is one of the readers that ran."""
-        if version is not None and self.readers is not None and version not in self.readers:
-            self.readers.append(version)
 
     def close(self) -> None:
         if self._doc is not None:
@@ -331,24 +298,14 @@ class Reader:
         # A page whose content shows no string has no text for PDFium to find either: a
         # blank or scanned page does not open PDFium for the document.
         self._text: str | None = "" if content is not None and content.surely_textless else None
-        #: PDFium's text got in the page helper's process (see PageContent.reader_text).
-        self._given = content.reader_text if content is not None else None
-        self._read: tuple[str | None, str] | None = None
 
     def text(self) -> str:
         if self._text is None:
-            if self._given is not None:
-                self.pdfium.used_elsewhere(self._given[0])
-                self._read = self._given
-            else:
-                self._read = self.pdfium.page_text(self.index)
-            self._text = self._read[1]
+            try:
+                self._text = pdfium_page_text(self.pdfium.doc(), self.index)
+            except Exception:  # PDFium could not lay the page out: no reader evidence
+                self._text = ""
         return self._text
-
-    def asked(self) -> tuple[str | None, str] | None:
-        """(PDFium's name and version, or None when it could not open the file; its text of
-        the page) when the judging asked PDFium for this page's text, else None."""
-        return self._read
 
 
 def classify_page(

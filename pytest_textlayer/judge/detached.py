@@ -2,13 +2,11 @@
 
 The helper process (pdf.pagescan) walks pages beside this one. Judging stays
 here, page after page, because of what a document's pages share: what
-:class:`FontTrust` learned of their fonts, and the readings the shift search
-tried first because they repaired recent pages. Most pages of a born-digital
-document need none of it: their fonts' routes are sound, and the rungs
-before the language judgement decide them. A page that needs a real
-reader's text (a failing page's sample) gets it from the helper's own
-PDFium, opened in its process when a page first asks; the report names
-PDFium among the readers as a one-process run does. The helper judges such a page on its own copies of the fonts and sends
+:class:`FontTrust` learned of their fonts, the readings the shift search
+tried first because they repaired recent pages, and PDFium's copy of the
+document. Most pages of a born-digital document need none of it: their
+fonts' routes are sound, and the rungs before the language judgement decide
+them. The helper judges such a page on its own copies of the fonts and sends
 the report; a page whose judging reaches for any shared state is sent as
 facts and judged here, in order, exactly as in one process. Either way the
 report is the one a single process writes. A page sent as facts because its
@@ -23,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .decision import SHIFT_SEARCH, PageReader
+from .decision import SHIFT_SEARCH
 from .fonttrust import FontTrust
 
 if TYPE_CHECKING:
@@ -89,20 +87,18 @@ class _NoReader:
 
 def judge_alone(classify_page: Callable[..., PageReport], index: int, content: PageContent,
                 settings: CheckSettings, model: LetterPairModel | None,
-                reader: PageReader | None = None) -> tuple[PageReport, bool] | None:
+                ) -> tuple[PageReport, bool] | None:
     """(The page's report, whether its fonts vouched for a lean next walk), or None when
     the page must be judged in the document's order (see the module's docstring).
-    `classify_page` is the classifier's, which calls this module; `reader` is the
-    helper's own PDFium for the page (without one, a page that needs a reader's text
-    is judged in order)."""
+    `classify_page` is the classifier's, which calls this module."""
     from ..lang import ahead
 
     before = _searches()
     trust = _Unshared()
     with ahead.recording() as judged:
         try:
-            report: PageReport | None = classify_page(
-                index + 1, content, reader or _NoReader(content), settings, model, trust)
+            report: PageReport | None = classify_page(index + 1, content, _NoReader(content),
+                                                      settings, model, trust)
         except (Attached, Exception):  # NeedsFullText too: in order, it is judged as always
             report = None
     if report is None or trust.asked or _searches() != before:

@@ -157,9 +157,6 @@ class PageContent:
     #: What the page helper's process worked out ahead for this page's judging in order:
     #: the language judgements of its words (see lang.ahead). Not a fact of the page.
     ahead: dict[Any, Any] = field(default_factory=dict)
-    #: The same for a real reader: (PDFium's name and version, or None when PDFium could not
-    #: open the file; its text of the page), when the helper's judging asked for it.
-    reader_text: tuple[str | None, str] | None = None
 
     @property
     def text_cut(self) -> bool:

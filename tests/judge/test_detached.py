@@ -81,33 +81,6 @@ def test_a_page_that_fails_stays_in_order_for_the_readers_sample(document: bytes
         assert alone[FAMILIES.index(family)] is None
 
 
-def test_with_a_reader_of_its_own_a_failing_page_is_judged_alone() -> None:
-    """The helper's own PDFium gives a failing page its reader's sample: the page is judged
-    where it was walked, with the report it gets in order, unless its judging searched for a
-    shift (a search may rest on the readings of earlier pages); then the text it read goes
-    with the page's facts."""
-    from pytest_textlayer.pdf.source import read_source
-
-    families = ["pua", "collapsed", "severed"]
-    document = generate("mixed", families=families).pdf
-    in_order = classify(document).pages
-    pdfium = classifier._LazyPdfium(read_source(document, "document.pdf"), "", [])
-    with pikepdf.open(io.BytesIO(document)) as pdf:
-        cache: dict[Any, Any] = {}
-        for i, family in enumerate(families):
-            content = scan_page(pdf, i, cache)
-            reader = classifier.Reader(pdfium, i, content)
-            found = judge_alone(classifier.classify_page, i, content, CheckSettings(), None,
-                                reader)
-            version, text = reader.asked() or (None, "")
-            assert version is not None and version.startswith("PDFium") and text
-            if family == "severed":  # its undecodable font's codes were searched for a shift
-                assert found is None
-            else:
-                assert found is not None and found[0] == in_order[i]
-    pdfium.close()
-
-
 def test_a_page_whose_judging_searched_for_a_shift_stays_in_order(
         document: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     # What a search finds may rest on the readings earlier searches made (textrepair._RECENT).

@@ -226,24 +226,6 @@ def test_the_helper_judges_ahead_the_words_of_pages_it_sends_in_order(
     assert made_shared + taken == len(made_here)
 
 
-def test_the_helper_reads_failing_pages_with_its_own_pdfium(
-        starts: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Failing pages need PDFium's text for their sample: the helper opens PDFium itself for
-    those it walks, and the report, its readers included, is the one-process report."""
-    from pytest_textlayer.judge import classifier as judged_by
-
-    document = generate("mixed", families=["readable"] * 16 + ["severed"] * 10).pdf
-    read_here = spy(monkeypatch, judged_by, "pdfium_page_text", lambda doc, index: index)
-    shared = classify(document, page_helper=True)
-    assert starts
-    helped = 10 - len(read_here)  # this process's reads: the helper's are its own copy's
-    assert helped > 0, "the helper read no failing page"
-    read_here.clear()
-    alone = classify(document)
-    assert len(read_here) == 10 and any(r.startswith("PDFium") for r in alone.readers)
-    assert shared.to_dict() == alone.to_dict()
-
-
 def test_a_page_the_helper_cannot_read_costs_that_page_as_in_one_process(
         long_mixed: bytes, starts: list[int]) -> None:
     pdf = pikepdf.open(io.BytesIO(long_mixed))
