@@ -44,7 +44,7 @@ def test_a_font_is_last_reached_through_forms_type3_patterns_and_appearances() -
     pages[0].obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(B=body),
                                                 XObject=pikepdf.Dictionary(X=form))
     pages[1].obj.Resources = _resources(T=type3)
-    pages[1].obj.Annots = pdf.make_indirect([pdf.make_indirect(annot)])
+    pages[1].obj.Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(annot)]))
     pages[2].obj.Resources = pdf.make_indirect(_resources(B=body))
     pages[3].obj.Resources = pikepdf.Dictionary(Pattern=pikepdf.Dictionary(P=pattern))
 

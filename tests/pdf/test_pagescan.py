@@ -22,6 +22,7 @@ from pytest_textlayer.generators import generate
 from pytest_textlayer.judge.classifier import classify
 from pytest_textlayer.judge.fonttrust import FontTrust
 from pytest_textlayer.pdf import fontreach, pagescan
+from pytest_textlayer.pdf.content import scan_page
 from pytest_textlayer.settings import CheckSettings
 
 
@@ -365,7 +366,7 @@ def test_the_helper_analyses_the_fonts_of_its_own_pages(
     out = io.BytesIO()
     joined.save(out)
     log = tmp_path / "analysed"
-    real = pagescan.scan_page
+    real = scan_page
 
     def logged(qpdf: Any, index: int, cache: dict[Any, Any], *rest: Any) -> Any:
         before = set(cache)
@@ -406,7 +407,7 @@ def test_pages_sent_as_facts_get_this_sides_fonts_while_the_helper_still_walks()
     pdf = pikepdf.open(io.BytesIO(generate("readable", pages=3).pdf))
     here, there = Pipe(duplex=False)
     helper = pagescan._Helper(0, here, pdf, [0, 1, 2], {})
-    facts = pagescan._portable(pagescan.scan_page(pdf, 2, {}))
+    facts = pagescan._portable(scan_page(pdf, 2, {}))
     assert facts is not None and all(use.font is None for use in facts.fonts)
     there.send((1, pagescan.Judged("report", False)))
     there.send((2, facts))
