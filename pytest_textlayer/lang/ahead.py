@@ -25,7 +25,7 @@ from typing import Any
 #: A judgement's arguments: the text, the expected language (or None), the fewest pairs.
 Key = tuple[str, "str | None", int]
 
-#: Judgements another process made of this document's text, each taken once.
+#: Judgements another process made of the page being judged, each taken once.
 _given: dict[Key, Any] = {}
 #: Where this process's judgements go while it judges a page ahead (None: not recording).
 _recording: dict[Key, Any] | None = None
@@ -50,7 +50,9 @@ def made(key: Key, judgement: Any) -> None:
 
 
 def give(judgements: Mapping[Key, Any]) -> None:
-    """Judgements the helper made of a page this process is about to judge."""
+    """Judgements the helper made of the page this process is about to judge: they replace
+    those of the page before, so what is held is one page's, whatever was taken."""
+    _given.clear()
     _given.update(judgements)
 
 

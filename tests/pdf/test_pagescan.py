@@ -214,11 +214,10 @@ def test_the_helper_judges_ahead_the_words_of_pages_it_sends_in_order(
     from pytest_textlayer.lang import ahead, langmodel
 
     document = generate("mixed", families=["readable", "image-with-ocr-layer", "blank"] * 10).pdf
-    given = spy(monkeypatch, ahead, "give", lambda judgements: len(judgements))
-    left = spy(monkeypatch, ahead, "forget", lambda: len(ahead._given))  # at the document's end
+    asked = spy(monkeypatch, ahead, "take", lambda key: key in ahead._given)
     made_here = spy(monkeypatch, langmodel, "_judge")  # this process's: the helper's is a copy
     shared = classify(document, page_helper=True)
-    taken = sum(given) - sum(left)
+    taken = sum(asked)
     assert starts and taken, "no judgement was made ahead"
     made_shared = len(made_here)
     made_here.clear()
