@@ -165,8 +165,13 @@ def iter_page_reports(
         def lean() -> bool:  # pages like the last vouched one need only the sample's text
             return trust.vouched_last
 
-        # Fonts no later page can draw are let go after their last page (see fontreach).
-        releases = fontreach.Releases(cache)
+        # Fonts no later page can draw are let go after their last page (see fontreach). The
+        # pass reads every page's resources before the first page is walked, in one process or
+        # two: a damaged file's objects can read otherwise once qpdf has rebuilt its table of
+        # them, and the page helper (pagescan) forks after it, so both start alike.
+        reaching = fontreach.reaching_pages(qpdf, indices)
+        cache[fontreach.FIRST_PAGES], cache[fontreach.LAST_PAGES] = reaching
+        ends = fontreach.ends_of(reaching[1])
 
         def judge(index: int, content: PageContent) -> tuple[PageReport, bool] | None:
             return judge_alone(classify_page, index, content, settings, model)  # in the helper
@@ -174,7 +179,7 @@ def iter_page_reports(
         with contextlib.closing(scan_pages(qpdf, indices, cache, page_helper, lean,
                                            judge)) as scanned:
             for index, content in scanned:
-                for info in releases.before(index):
+                for info in fontreach.release_before(cache, ends, index):
                     trust.forget(info)
                 number = index + 1
                 if isinstance(content, Judged):  # by the helper, needing no earlier page

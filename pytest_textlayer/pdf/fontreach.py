@@ -39,34 +39,6 @@ def ends_of(last: dict[Any, int]) -> list[tuple[int, Any]]:
     return sorted(((page, key) for key, page in last.items()), reverse=True)
 
 
-class Releases:
-    """:func:`release_before` for a walk from the start, from the moment the document's
-    :func:`reaching_pages` are in the walk's cache: the page helper (pagescan) finds them
-    while this process walks its first pages, and the fonts those pages no longer need go
-    when they arrive."""
-
-    def __init__(self, cache: dict[Any, Any]) -> None:
-        self._cache = cache
-        self._ends: list[tuple[int, Any]] | None = None
-
-    def before(self, index: int) -> list[Any]:
-        """The analyses dropped from the cache because no page from `index` on draws them."""
-        if self._ends is None:
-            last = self._cache.get(LAST_PAGES)
-            if last is None:
-                return []
-            self._ends = ends_of(last)
-        return release_before(self._cache, self._ends, index)
-
-
-def find_reaching_pages(qpdf: Any, indices: Sequence[int], cache: dict[Any, Any],
-                        ) -> tuple[dict[Any, int], dict[Any, int]]:
-    """:func:`reaching_pages`, kept in the walk's `cache` (see :class:`Releases`)."""
-    found = reaching_pages(qpdf, indices)
-    cache[FIRST_PAGES], cache[LAST_PAGES] = found
-    return found
-
-
 def release_after(cache: dict[Any, Any], starts: list[tuple[int, Any]], index: int) -> None:
     """:func:`release_before` for pages walked from the end: drop the analyses of fonts whose
     first page comes after `index`; `starts` (from :func:`starts_of`) is consumed."""

@@ -6,9 +6,11 @@ process takes pages from the end of the document while this one takes them
 from the start, until the two meet. Which page is whose is decided as they
 go (:class:`_Claims`), so neither waits for the other whatever the pages
 cost, and each analyses the fonts of its own part: a document joined from
-many rarely shares them across its halves. The helper first makes the pass
-that finds each font's first and last page (fontreach) and sends it, while
-this process walks its first pages.
+many rarely shares them across its halves. Everything read before the fork
+(the pass that finds each font's first and last page) is read once, in
+page order, for both: in a damaged file qpdf may rebuild its table of
+objects when an entry proves wrong, and what a later read then finds can
+depend on what was read before.
 
 The helper judges the pages whose report needs nothing of earlier pages
 (judge.detached: most pages of a born-digital document) and sends their
@@ -72,8 +74,6 @@ class Judged:
 
 
 PageResult = tuple[int, PageContent | Exception | Judged]
-#: The position under which the helper sends the document's reaching pages (fontreach).
-REACH = -1
 #: Bytes the pipe from the helper may hold (Linux's unprivileged limit), so that the helper
 #: rarely waits for this process to finish a page before it reads.
 PIPE_BYTES = 1 << 20
@@ -151,10 +151,8 @@ def scan_pages(
     if not indices:
         return
     rest = list(indices[1:])
-    shared = (_share(qpdf, indices, cache, judge)
+    shared = (_share(qpdf, rest, cache, judge)
               if helper and helper_possible(len(indices)) else None)
-    if shared is None:  # else the helper finds them while this process walks
-        fontreach.find_reaching_pages(qpdf, indices, cache)
     first = scan_or_error(qpdf, indices[0], cache, budget())
     if shared is None:
         yield indices[0], first
@@ -180,17 +178,16 @@ def scan_pages(
         claims.close()
 
 
-def _share(qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], judge: Judge | None,
+def _share(qpdf: Any, rest: list[int], cache: dict[Any, Any], judge: Judge | None,
            ) -> tuple[_Claims, _Helper] | None:
-    """The claims on the pages after the first and the started helper, or None when the
-    system refuses either (no shared semaphores in a container without /dev/shm, no process
-    or pipe left): one process then."""
+    """The claims and the started helper, or None when the system refuses either (no shared
+    semaphores in a container without /dev/shm, no process or pipe left): one process then."""
     try:
-        claims = _Claims(len(indices) - 1)
+        claims = _Claims(len(rest))
     except (OSError, ImportError):
         return None
     try:
-        return claims, _Helper.start(qpdf, indices, cache, claims, judge)
+        return claims, _Helper.start(qpdf, rest, cache, claims, judge)
     except OSError:
         claims.close()
         return None
@@ -266,25 +263,17 @@ class _Claims:
 class _Helper:
     """The forked walker of the pages it takes from the end, and this side of its pipe."""
 
-    def __init__(self, pid: int, conn: Any, qpdf: Any, indices: Sequence[int],
-                 cache: dict[Any, Any]) -> None:
+    def __init__(self, pid: int, conn: Any) -> None:
         self.pid = pid
         self.conn = conn
-        self._qpdf, self._indices, self._cache = qpdf, indices, cache
         #: What it sent, by position, until this process's turn comes to them.
         self.sent: dict[int, Any] = {}
         #: Positions of the pages it sent as facts whose fonts this process has not analysed.
         self.unadopted: list[int] = []
 
     @classmethod
-    def start(cls, qpdf: Any, indices: Sequence[int], cache: dict[Any, Any], claims: _Claims,
+    def start(cls, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
               judge: Judge | None = None) -> _Helper:
-        """Fork the helper for the pages of `indices` after the first (`claims` counts them).
-
-        It first finds the document's reaching pages (fontreach) and sends them:
-        the pass reads every page's resources, 25-35 ms on a 200-page document
-        that this process no longer spends alone before its first page.
-        """
         from multiprocessing import Pipe
 
         here, there = Pipe(duplex=False)
@@ -301,7 +290,7 @@ class _Helper:
             finally:
                 os._exit(status)
         there.close()
-        return cls(pid, here, qpdf, indices, cache)
+        return cls(pid, here)
 
     def collect(self) -> None:
         """Read what the helper has sent so far, without waiting for more."""
@@ -309,7 +298,7 @@ class _Helper:
             while self.conn is not None and self.conn.poll():
                 self._read()
         except Exception:  # it died (EOFError), or sent what cannot be read: carry on
-            self._lost()
+            self._end()
 
     def receive(self, position: int) -> PageContent | Judged | None:
         """What the helper made of the page at `position`, or None when this process must
@@ -318,7 +307,7 @@ class _Helper:
             while position not in self.sent and self.conn is not None:
                 self._read()
         except Exception:  # it died (EOFError), or sent what cannot be read: carry on
-            self._lost()
+            self._end()
         got = self.sent.pop(position, None)
         return got if isinstance(got, (PageContent, Judged)) else None
 
@@ -333,9 +322,6 @@ class _Helper:
 
     def _read(self) -> None:
         position, got = self.conn.recv()
-        if position == REACH:
-            self._cache[fontreach.FIRST_PAGES], self._cache[fontreach.LAST_PAGES] = got
-            return
         self.sent[position] = got
         if isinstance(got, PageContent):
             self.unadopted.append(position)
@@ -353,29 +339,17 @@ class _Helper:
 
     stop = _end
 
-    def _lost(self) -> None:
-        """The helper is gone while this process walks on: it finds what the helper did not
-        send of the reaching pages."""
-        self._end()
-        if fontreach.LAST_PAGES not in self._cache:
-            fontreach.find_reaching_pages(self._qpdf, self._indices, self._cache)
 
-
-def _serve(conn: Any, qpdf: Any, indices: Sequence[int], cache: dict[Any, Any],
-           claims: _Claims, parent: int, judge: Judge | None = None) -> None:
+def _serve(conn: Any, qpdf: Any, indices: list[int], cache: dict[Any, Any], claims: _Claims,
+           parent: int, judge: Judge | None = None) -> None:
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    reach = fontreach.find_reaching_pages(qpdf, indices, cache)
-    try:
-        conn.send((REACH, reach))
-    except (OSError, ValueError):  # the parent has gone or stopped listening
-        return
     # Walking towards the start, its analyses are released before their first page.
-    starts = fontreach.starts_of(reach[0])
+    starts = fontreach.starts_of(cache.get(fontreach.FIRST_PAGES) or {})
     lean = False
     while (position := claims.take_last()) is not None:
-        index = indices[position + 1]
+        index = indices[position]
         fontreach.release_after(cache, starts, index)
         sent, lean = helper_page(qpdf, index, cache, lean, judge)
         try:
