@@ -248,6 +248,23 @@ def test_html_report_into_an_unwritable_place_is_a_usage_error(
     assert "cannot write the HTML report" in capsys.readouterr().err
 
 
+def test_json_output_cut_short_by_its_reader_is_not_taken_for_written() -> None:
+    """With stdout unbuffered, a write the closing pipe took only part of returns quietly:
+    the JSON's last piece is followed by one more write, which fails as it must."""
+    import time
+
+    script = ("from pytest_textlayer.cli.arguments import write_json\n"
+              "write_json({'documents': [{'sample': '\u00e9' * 100} for _ in range(500)]})\n")
+    proc = subprocess.Popen([sys.executable, "-u", "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # one piece, more than a pipe holds
+    assert proc.stdout is not None and proc.stderr is not None
+    time.sleep(0.5)  # the writer is blocked in its write, part of it in the pipe
+    assert proc.stdout.read(10).startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) != 0 and "BrokenPipeError" in err
+
+
 def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     """`textlayer check --json ... | head -c 100`: the pipe closes, the command stops quietly."""
     import io

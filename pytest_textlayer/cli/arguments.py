@@ -115,15 +115,17 @@ def write_json(document: dict[str, Any]) -> None:
     ``json.dump`` writes every token on its own; with stdout unbuffered
     (PYTHONUNBUFFERED, ``python -u``) that was a system call each, 29,000 for
     a 200-page report, about 20 ms after the check was done. Not one write
-    either: an unbuffered stdout takes what a pipe accepted before its reader
-    closed it and says nothing, where the next piece's write fails as a
-    closed pipe must (`... | head` ends the command by SIGPIPE's status).
+    either: an unbuffered stdout takes what a closed pipe or a full disk
+    accepted of a write and says nothing, where the next write fails as it
+    must (`... | head` ends the command by SIGPIPE's status); the closing
+    newline is that next write for the last piece.
     """
     from ..report.jsontext import dumps
 
-    text = dumps(document) + "\n"
+    text = dumps(document)
     for start in range(0, len(text), JSON_PIECE):
         sys.stdout.write(text[start:start + JSON_PIECE])
+    sys.stdout.write("\n")
 
 
 def write_html_report(
