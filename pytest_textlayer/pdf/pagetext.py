@@ -18,7 +18,7 @@ from __future__ import annotations
 import codecs
 import functools
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,11 +75,11 @@ def text_font(info: FontInfo, width: float | None = None) -> TextFont:
     return found
 
 
-def _table(info: FontInfo) -> dict[int, str]:
-    """What `str.translate` needs to decode the font's codes: a one-byte font's codes whose
-    text is not their own character; a wider font's map as it is (an entry giving a code's
-    own character translates to itself, and a CJK font's map has thousands to sift)."""
-    unicode = info.unicode or builtin_symbol_text(info)
+def _table(info: FontInfo, unicode: Mapping[int, str]) -> dict[int, str]:
+    """What `str.translate` needs to decode the font's codes (`unicode`: their texts): a
+    one-byte font's codes whose text is not their own character; a wider font's map as it is
+    (an entry giving a code's own character translates to itself, and a CJK font's map has
+    thousands to sift)."""
     if info.code_width == 1:
         return {code: text for code, text in unicode.items()
                 if code < 256 and (len(text) != 1 or ord(text) != code)}
@@ -127,19 +127,19 @@ def _decoder(info: FontInfo) -> Callable[[bytes], str]:
     weak dictionary keyed by the font, which must be free to die.
     """
     ranges = info.code_ranges
-    if info.code_width == 1 and not info.codes_are_utf16:
-        # The font's 256 characters laid over latin-1's, each code's text in its place: when
-        # every code's text is one character, decoded by C charmap decoding (as translate
-        # would decode them; U+FFFE would mark its byte undefined there, failing the string:
-        # translate keeps it), or latin-1's own when nothing differs.
-        unicode = info.unicode or builtin_symbol_text(info)
-        if set(map(len, unicode.values())) <= {1}:
-            laid = _LATIN1.translate(unicode)
-            if laid == _LATIN1:
-                return _latin1
-            if "\ufffe" not in laid:
-                return functools.partial(_charmap, laid)
-    table = None if info.codes_are_utf16 else _table(info)
+    unicode = info.unicode or builtin_symbol_text(info)
+    if (info.code_width == 1 and not info.codes_are_utf16
+            and set(map(len, unicode.values())) <= {1}):
+        # The font's 256 characters laid over latin-1's, each code's text (one character) in
+        # its place, decoded by C charmap decoding (as translate would decode them; U+FFFE
+        # would mark its byte undefined there, failing the string: translate keeps it), or
+        # latin-1's own when nothing differs.
+        laid = _LATIN1.translate(unicode)
+        if laid == _LATIN1:
+            return _latin1
+        if "\ufffe" not in laid:
+            return functools.partial(_charmap, laid)
+    table = None if info.codes_are_utf16 else _table(info, unicode)
     if info.code_width == 2:
         return functools.partial(_two_byte_text, table)
     return functools.partial(_codes_text, ranges, table)
